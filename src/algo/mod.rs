@@ -1,0 +1,134 @@
+//! Reduction algorithms, generic over a [`Transport`] (who to talk to) and a
+//! [`Reducer`](crate::op::Reducer) (how to combine). No MPI types in here, so
+//! every algorithm also runs on the in-process transport in tests.
+//!
+//! Conventions shared by all algorithms:
+//! - vectors are byte slices holding whole elements of `op.elem_size()` bytes;
+//! - the caller passes the process's input in `buf` and finds the result there
+//!   (all of it for allreduce, at `root` for reduce, its own block for
+//!   reduce-scatter, see [`Blocks`]);
+//! - when data from lower ranks is combined with data from higher ranks, the
+//!   lower part is the left operand, so results are the same on every rank.
+
+pub mod binomial;
+pub mod recursive_doubling;
+pub mod ring;
+
+use crate::error::MpiResult;
+use std::ops::Range;
+
+/// Point-to-point messaging among the `size()` processes of one communicator.
+/// Messages between a pair of processes are received in the order sent.
+pub trait Transport {
+    fn rank(&self) -> usize;
+    fn size(&self) -> usize;
+    /// Blocking send (may wait for the receiver, like `MPI_Send`).
+    fn send(&self, to: usize, data: &[u8]) -> MpiResult;
+    /// Blocking receive of exactly `buf.len()` bytes.
+    fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult;
+    /// Send and receive at once (deadlock-free, like `MPI_Sendrecv`).
+    fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult;
+}
+
+/// How a vector of elements is cut into one block per process: block `i`
+/// starts at element `offset(i)` and has `count(i)` elements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocks {
+    offsets: Vec<usize>,
+}
+
+impl Blocks {
+    /// `total` elements in `parts` blocks whose sizes differ by at most one
+    /// (the first `total % parts` blocks are one element longer).
+    pub fn even(total: usize, parts: usize) -> Blocks {
+        let (q, r) = (total / parts, total % parts);
+        Blocks::from_counts((0..parts).map(|i| q + usize::from(i < r)))
+    }
+
+    /// Blocks of the given sizes, in order (as `MPI_Reduce_scatter`'s recvcounts).
+    pub fn from_counts(counts: impl IntoIterator<Item = usize>) -> Blocks {
+        let mut offsets = vec![0];
+        for c in counts {
+            offsets.push(offsets.last().unwrap() + c);
+        }
+        Blocks { offsets }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Elements in all blocks.
+    pub fn total(&self) -> usize {
+        *self.offsets.last().unwrap()
+    }
+
+    pub fn offset(&self, i: usize) -> usize {
+        self.offsets[i]
+    }
+
+    pub fn count(&self, i: usize) -> usize {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+
+    /// Byte range of block `i` for elements of `elem` bytes.
+    pub fn bytes(&self, i: usize, elem: usize) -> Range<usize> {
+        self.offsets[i] * elem..self.offsets[i + 1] * elem
+    }
+
+    /// Byte range of blocks `first..last` (consecutive) for elements of `elem` bytes.
+    pub fn bytes_of_range(&self, first: usize, last: usize, elem: usize) -> Range<usize> {
+        self.offsets[first] * elem..self.offsets[last] * elem
+    }
+}
+
+/// Borrow `read` immutably and `write` mutably from one buffer; the ranges must
+/// not overlap (used to send one block while receiving into another).
+pub fn split_read_write(buf: &mut [u8], read: Range<usize>, write: Range<usize>) -> (&[u8], &mut [u8]) {
+    assert!(read.end <= write.start || write.end <= read.start, "overlapping ranges");
+    if read.start < write.start {
+        let (lo, hi) = buf.split_at_mut(write.start);
+        (&lo[read], &mut hi[..write.end - write.start])
+    } else {
+        let (lo, hi) = buf.split_at_mut(read.start);
+        (&hi[..read.end - read.start], &mut lo[write])
+    }
+}
+
+/// Rank relative to `root` (root becomes 0), and back.
+pub fn relative_rank(rank: usize, root: usize, p: usize) -> usize {
+    (rank + p - root) % p
+}
+
+pub fn absolute_rank(relative: usize, root: usize, p: usize) -> usize {
+    (relative + root) % p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_blocks_cover_the_vector() {
+        let b = Blocks::even(10, 4);
+        assert_eq!((0..4).map(|i| b.count(i)).collect::<Vec<_>>(), vec![3, 3, 2, 2]);
+        assert_eq!(b.total(), 10);
+        assert_eq!(b.bytes(2, 8), 48..64);
+        let b = Blocks::even(2, 5);
+        assert_eq!((0..5).map(|i| b.count(i)).collect::<Vec<_>>(), vec![1, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn split_read_write_both_orders() {
+        let mut v: Vec<u8> = (0..10).collect();
+        let (r, w) = split_read_write(&mut v, 0..3, 5..8);
+        w.copy_from_slice(r);
+        let (r, w) = split_read_write(&mut v, 7..9, 1..3);
+        w.copy_from_slice(r);
+        assert_eq!(v, vec![0, 2, 8, 3, 4, 0, 1, 2, 8, 9]);
+    }
+}

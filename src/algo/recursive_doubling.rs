@@ -1,0 +1,54 @@
+//! Recursive-doubling allreduce, Rabenseifner 2004 §3.4: in each of ⌈lg p⌉
+//! steps partners at distance 1, 2, 4, … exchange their whole vectors and both
+//! compute the same reduction. For p not a power of two, the extra step of
+//! §3.4/§3.5: among the first 2r processes (r = p − 2^⌊lg p⌋) each even rank
+//! hands its vector to rank+1 and receives the result at the end.
+//! The short-vector choice: ⌈lg p⌉(α + nβ + nγ) (+ α + nβ if not a power of two).
+
+use super::Transport;
+use crate::error::MpiResult;
+use crate::op::Reducer;
+
+/// Allreduce `buf` in place. Partners combine (lower group) ∘ (higher group),
+/// so every rank computes bit-identical, rank-ordered results.
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+    let (p, r) = (t.size(), t.rank());
+    let pof2 = if p == 0 { 0 } else { 1 << p.ilog2() };
+    let removed = p - pof2;
+    let mut incoming = vec![0u8; buf.len()];
+
+    // Extra step: fold the first 2·removed processes pairwise.
+    let survivor_rank = if r < 2 * removed {
+        if r % 2 == 0 {
+            t.send(r + 1, buf)?;
+            None
+        } else {
+            t.recv(r - 1, &mut incoming)?;
+            op.reduce(&incoming, buf, true)?;
+            Some(r / 2)
+        }
+    } else {
+        Some(r - removed)
+    };
+
+    if let Some(me) = survivor_rank {
+        let mut distance = 1;
+        while distance < pof2 {
+            let partner_survivor = me ^ distance;
+            let partner = if partner_survivor < removed { 2 * partner_survivor + 1 } else { partner_survivor + removed };
+            t.sendrecv(partner, buf, partner, &mut incoming)?;
+            op.reduce(&incoming, buf, partner < r)?;
+            distance <<= 1;
+        }
+    }
+
+    // Hand the result back to the processes folded away.
+    if r < 2 * removed {
+        if r % 2 == 0 {
+            t.recv(r + 1, buf)?;
+        } else {
+            t.send(r - 1, buf)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! Raw MPI access: mpi-sys's bindings plus the C shim (`csrc/shim.c`) for the
+//! handles and constants mpi-sys does not provide.
+//!
+//! One build per MPI: `build.rs` sets `cfg(fastred_mpi)` from `MPICC`, and the
+//! assertions below make a build whose mpi-sys bindings came from the other MPI
+//! (a stale `CARGO_TARGET_DIR`) fail to compile.
+
+pub use mpi_sys::*;
+use std::os::raw::{c_char, c_int, c_void};
+
+#[cfg(fastred_mpi = "mpich")]
+const _: () = {
+    // Exists only in MPICH's mpi.h; MPICH handles are 32-bit integers.
+    let _ = mpi_sys::MPICH_NUMVERSION;
+    assert!(std::mem::size_of::<MPI_Comm>() == 4, "mpi-sys bindings are not MPICH's");
+};
+#[cfg(fastred_mpi = "openmpi")]
+const _: () = {
+    // Exists only in Open MPI's mpi.h; Open MPI handles are pointers.
+    let _ = mpi_sys::OMPI_MAJOR_VERSION;
+    assert!(std::mem::size_of::<MPI_Comm>() == 8, "mpi-sys bindings are not Open MPI's");
+};
+#[cfg(not(any(fastred_mpi = "mpich", fastred_mpi = "openmpi")))]
+compile_error!("build.rs did not detect the MPI flavour (set MPICC=mpicc.mpich or mpicc.openmpi)");
+
+/// The MPI this library was built for: "mpich" or "openmpi".
+pub const FLAVOUR: &str = env!("FASTRED_MPI_FLAVOUR");
+
+/// A predefined-datatype entry of the shim's table.
+#[repr(C)]
+pub struct TypeEntry {
+    pub ty: MPI_Datatype,
+    pub class: c_int,
+    pub name: *const c_char,
+}
+
+/// A predefined-op entry of the shim's table.
+#[repr(C)]
+pub struct OpEntry {
+    pub op: MPI_Op,
+    pub code: c_int,
+}
+
+extern "C" {
+    pub static fr_built_for_mpich: c_int;
+    static fr_type_table: [TypeEntry; 0];
+    static fr_type_table_len: c_int;
+    static fr_op_table: [OpEntry; 0];
+    static fr_op_table_len: c_int;
+    pub fn fr_in_place() -> *mut c_void;
+    pub fn fr_comm_null() -> MPI_Comm;
+    pub fn fr_comm_self() -> MPI_Comm;
+    pub fn fr_datatype_null() -> MPI_Datatype;
+    pub fn fr_byte() -> MPI_Datatype;
+    pub fn fr_op_null() -> MPI_Op;
+    pub fn fr_errors_return() -> MPI_Errhandler;
+    pub fn fr_combiner_named() -> c_int;
+    pub fn fr_combiner_contiguous() -> c_int;
+    pub fn fr_combiner_dup() -> c_int;
+    pub fn fr_err_intern() -> c_int;
+    pub fn fr_err_other() -> c_int;
+    pub fn fr_keyval_invalid() -> c_int;
+    pub fn fr_max_library_version_string() -> c_int;
+    pub fn fr_long_double_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;
+    pub fn fr_long_double_complex_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;
+    pub fn fr_long_double_int_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;
+    pub fn fr_fortran_buffer(p: *mut c_void) -> *mut c_void;
+}
+
+/// The shim's table of predefined datatypes.
+pub fn type_table() -> &'static [TypeEntry] {
+    // SAFETY: the shim defines a constant array of `fr_type_table_len` entries.
+    unsafe { std::slice::from_raw_parts(fr_type_table.as_ptr(), fr_type_table_len as usize) }
+}
+
+/// The shim's table of predefined ops.
+pub fn op_table() -> &'static [OpEntry] {
+    // SAFETY: as above.
+    unsafe { std::slice::from_raw_parts(fr_op_table.as_ptr(), fr_op_table_len as usize) }
+}
+
+/// MPI_SUCCESS.
+pub const SUCCESS: c_int = 0;

@@ -1,0 +1,13 @@
+//! fastred: MPI reduction collectives (`MPI_Allreduce`, `MPI_Reduce`,
+//! `MPI_Reduce_scatter`, `MPI_Reduce_scatter_block`) with the algorithms of the
+//! literature, interposed through the PMPI profiling layer.
+//!
+//! Layers, top to bottom: `abi` (exported C and Fortran symbols) → `dispatch`
+//! (own-or-fallback, algorithm choice, errors) → `algo` (algorithms, generic
+//! over `algo::Transport` and `op::Reducer`) → `transport` / `op`.
+
+pub mod algo;
+pub mod error;
+pub mod ffi;
+pub mod op;
+pub mod transport;

@@ -1,0 +1,69 @@
+//! A transport wrapper that counts what passes through it: steps (calls that
+//! communicate), messages and bytes in each direction. Tests use it to check
+//! the cost terms of the papers exactly.
+
+use crate::algo::Transport;
+use crate::error::MpiResult;
+use std::cell::Cell;
+
+/// What one process sent and received.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Communication steps: each send, recv or sendrecv call is one.
+    pub steps: u64,
+    pub messages_sent: u64,
+    pub bytes_sent: u64,
+    pub messages_received: u64,
+    pub bytes_received: u64,
+}
+
+/// Counts the traffic of an inner transport.
+pub struct Counting<'a, T> {
+    inner: &'a T,
+    traffic: Cell<Traffic>,
+}
+
+impl<'a, T: Transport> Counting<'a, T> {
+    pub fn new(inner: &'a T) -> Self {
+        Counting { inner, traffic: Cell::new(Traffic::default()) }
+    }
+
+    pub fn traffic(&self) -> Traffic {
+        self.traffic.get()
+    }
+
+    fn record(&self, sent: Option<usize>, received: Option<usize>) {
+        let mut t = self.traffic.get();
+        t.steps += 1;
+        if let Some(n) = sent {
+            t.messages_sent += 1;
+            t.bytes_sent += n as u64;
+        }
+        if let Some(n) = received {
+            t.messages_received += 1;
+            t.bytes_received += n as u64;
+        }
+        self.traffic.set(t);
+    }
+}
+
+impl<T: Transport> Transport for Counting<'_, T> {
+    fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+    fn send(&self, to: usize, data: &[u8]) -> MpiResult {
+        self.record(Some(data.len()), None);
+        self.inner.send(to, data)
+    }
+    fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
+        self.record(None, Some(buf.len()));
+        self.inner.recv(from, buf)
+    }
+    fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+        self.record(Some(data.len()), Some(buf.len()));
+        self.inner.sendrecv(to, data, from, buf)
+    }
+}

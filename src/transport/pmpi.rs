@@ -1,0 +1,112 @@
+//! The real transport: `PMPI_Send`/`Recv`/`Sendrecv` of `MPI_BYTE` on fastred's
+//! private duplicate of the user's communicator (so no user receive, not even
+//! `MPI_ANY_SOURCE`/`MPI_ANY_TAG`, can match fastred's messages).
+
+use crate::algo::Transport;
+use crate::error::{MpiError, MpiResult};
+use crate::ffi::{self, MPI_Comm, MPI_Datatype};
+use std::os::raw::c_int;
+
+/// Messages larger than this go in several pieces (MPI counts are `int`).
+const PIECE: usize = 1 << 30;
+const TAG: c_int = 0x7a3d;
+
+pub struct PmpiTransport {
+    comm: MPI_Comm,
+    byte: MPI_Datatype,
+    rank: usize,
+    size: usize,
+}
+
+fn check(rc: c_int) -> MpiResult {
+    if rc == ffi::SUCCESS { Ok(()) } else { Err(MpiError(rc)) }
+}
+
+impl PmpiTransport {
+    /// A transport over `comm` (fastred's private communicator) of which this
+    /// process is `rank` of `size`.
+    pub fn new(comm: MPI_Comm, rank: usize, size: usize) -> Self {
+        // SAFETY: a constant handle from the shim.
+        let byte = unsafe { ffi::fr_byte() };
+        PmpiTransport { comm, byte, rank, size }
+    }
+
+    fn isend_pieces(&self, to: usize, data: &[u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
+        for piece in data.chunks(PIECE) {
+            let mut req = std::mem::MaybeUninit::uninit();
+            // SAFETY: `piece` outlives the request (waited on before returning).
+            check(unsafe {
+                ffi::PMPI_Isend(piece.as_ptr().cast(), piece.len() as c_int, self.byte, to as c_int, TAG, self.comm, req.as_mut_ptr())
+            })?;
+            reqs.push(unsafe { req.assume_init() });
+        }
+        Ok(())
+    }
+
+    fn irecv_pieces(&self, from: usize, buf: &mut [u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
+        for piece in buf.chunks_mut(PIECE) {
+            let mut req = std::mem::MaybeUninit::uninit();
+            // SAFETY: as above.
+            check(unsafe {
+                ffi::PMPI_Irecv(piece.as_mut_ptr().cast(), piece.len() as c_int, self.byte, from as c_int, TAG, self.comm, req.as_mut_ptr())
+            })?;
+            reqs.push(unsafe { req.assume_init() });
+        }
+        Ok(())
+    }
+
+    fn wait_all(reqs: &mut [ffi::MPI_Request]) -> MpiResult {
+        // SAFETY: valid requests; statuses ignored.
+        check(unsafe { ffi::PMPI_Waitall(reqs.len() as c_int, reqs.as_mut_ptr(), ffi::RSMPI_STATUSES_IGNORE) })
+    }
+}
+
+impl Transport for PmpiTransport {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn send(&self, to: usize, data: &[u8]) -> MpiResult {
+        if data.len() <= PIECE {
+            // SAFETY: valid buffer of data.len() bytes.
+            return check(unsafe { ffi::PMPI_Send(data.as_ptr().cast(), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) });
+        }
+        let mut reqs = Vec::new();
+        self.isend_pieces(to, data, &mut reqs)?;
+        Self::wait_all(&mut reqs)
+    }
+
+    fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
+        if buf.len() <= PIECE {
+            // SAFETY: valid buffer of buf.len() bytes.
+            return check(unsafe {
+                ffi::PMPI_Recv(buf.as_mut_ptr().cast(), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
+            });
+        }
+        let mut reqs = Vec::new();
+        self.irecv_pieces(from, buf, &mut reqs)?;
+        Self::wait_all(&mut reqs)
+    }
+
+    fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+        if data.len() <= PIECE && buf.len() <= PIECE {
+            // SAFETY: valid buffers of the given lengths.
+            return check(unsafe {
+                ffi::PMPI_Sendrecv(
+                    data.as_ptr().cast(), data.len() as c_int, self.byte, to as c_int, TAG,
+                    buf.as_mut_ptr().cast(), buf.len() as c_int, self.byte, from as c_int, TAG,
+                    self.comm, ffi::RSMPI_STATUS_IGNORE,
+                )
+            });
+        }
+        // Each direction is its own stream of pieces, so both ends agree on the
+        // number of messages whatever the other direction's size.
+        let mut reqs = Vec::new();
+        self.irecv_pieces(from, buf, &mut reqs)?;
+        self.isend_pieces(to, data, &mut reqs)?;
+        Self::wait_all(&mut reqs)
+    }
+}
