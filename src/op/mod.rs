@@ -2,6 +2,7 @@
 //! (`kernels`), and the `Reducer` trait the algorithms are written against.
 
 pub mod kernels;
+pub mod user;
 
 use crate::error::MpiResult;
 pub use kernels::Kernel;

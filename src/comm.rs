@@ -1,0 +1,121 @@
+//! Per-communicator state, cached as an attribute of the user's communicator:
+//! fastred's private duplicate (all internal traffic goes there, so a user's
+//! pending `MPI_ANY_SOURCE`/`MPI_ANY_TAG` receive can never match it) and the
+//! `FASTRED_ALGO` choice agreed at first use (rank 0's, broadcast), so ranks
+//! with differing environments still pick the same algorithm.
+//! The attribute's delete callback frees both when the user frees the communicator.
+
+use crate::config::{parse_forced, Forced};
+use crate::error::{MpiError, MpiResult};
+use crate::ffi::{self, MPI_Comm};
+use once_cell::sync::OnceCell;
+use std::collections::HashSet;
+use std::os::raw::{c_int, c_void};
+use std::sync::Mutex;
+
+pub struct CommState {
+    pub shadow: MPI_Comm,
+    pub rank: usize,
+    pub size: usize,
+    pub forced: Forced,
+    /// Decisions already logged (collective, algorithm, size class).
+    logged: Mutex<HashSet<String>>,
+}
+
+impl CommState {
+    /// True the first time `key` is seen on this communicator.
+    pub fn first_time(&self, key: String) -> bool {
+        self.logged.lock().map(|mut s| s.insert(key)).unwrap_or(false)
+    }
+}
+
+static KEYVAL: OnceCell<c_int> = OnceCell::new();
+
+fn check(rc: c_int) -> MpiResult {
+    if rc == ffi::SUCCESS { Ok(()) } else { Err(MpiError(rc)) }
+}
+
+/// Duplicates of the user's communicator do not inherit fastred's state.
+unsafe extern "C" fn copy_attr(
+    _old: MPI_Comm, _keyval: c_int, _extra: *mut c_void, _in: *mut c_void, _out: *mut c_void, flag: *mut c_int,
+) -> c_int {
+    *flag = 0;
+    ffi::SUCCESS
+}
+
+unsafe extern "C" fn delete_attr(_comm: MPI_Comm, _keyval: c_int, value: *mut c_void, _extra: *mut c_void) -> c_int {
+    // SAFETY: `value` is the Box we leaked in `state_of`; MPI calls this once.
+    let mut state = Box::from_raw(value as *mut CommState);
+    ffi::PMPI_Comm_free(&mut state.shadow)
+}
+
+fn keyval() -> MpiResult<c_int> {
+    KEYVAL
+        .get_or_try_init(|| {
+            let mut kv = 0;
+            // SAFETY: callbacks have the signatures MPI expects.
+            check(unsafe { ffi::PMPI_Comm_create_keyval(Some(copy_attr), Some(delete_attr), &mut kv, std::ptr::null_mut()) })?;
+            Ok(kv)
+        })
+        .copied()
+}
+
+/// The state of `comm`, created on first use. Collective on first use (all
+/// ranks of `comm` reach it from the same collective call).
+pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
+    let kv = keyval()?;
+    let mut value: *mut c_void = std::ptr::null_mut();
+    let mut found: c_int = 0;
+    // SAFETY: out-pointers to locals.
+    check(unsafe { ffi::PMPI_Comm_get_attr(comm, kv, (&mut value as *mut *mut c_void).cast(), &mut found) })?;
+    if found != 0 {
+        // SAFETY: set below from a leaked Box; lives until the communicator is freed.
+        return Ok(unsafe { &*(value as *const CommState) });
+    }
+
+    let mut shadow = unsafe { ffi::fr_comm_null() };
+    // SAFETY: collective on `comm`; out-pointer to a local.
+    check(unsafe { ffi::PMPI_Comm_dup(comm, &mut shadow) })?;
+    let (mut rank, mut size) = (0, 0);
+    // SAFETY: valid communicator, out-pointers to locals.
+    unsafe {
+        check(ffi::PMPI_Comm_set_errhandler(shadow, ffi::fr_errors_return()))?;
+        check(ffi::PMPI_Comm_rank(shadow, &mut rank))?;
+        check(ffi::PMPI_Comm_size(shadow, &mut size))?;
+    }
+    let forced = agree_on_forced(shadow, rank)?;
+    let state = Box::into_raw(Box::new(CommState {
+        shadow,
+        rank: rank as usize,
+        size: size as usize,
+        forced,
+        logged: Mutex::new(HashSet::new()),
+    }));
+    // SAFETY: the attribute owns the Box from now on (freed in delete_attr).
+    check(unsafe { ffi::PMPI_Comm_set_attr(comm, kv, state.cast()) })?;
+    Ok(unsafe { &*state })
+}
+
+/// Every rank parses its own `FASTRED_ALGO` (and warns about it); rank 0's
+/// parse is broadcast and used by all.
+fn agree_on_forced(shadow: MPI_Comm, rank: c_int) -> MpiResult<Forced> {
+    let mine = crate::dispatch::local_forced();
+    let mut bytes = mine.encode();
+    // SAFETY: 4-byte buffer, collective on the shadow communicator.
+    check(unsafe { ffi::PMPI_Bcast(bytes.as_mut_ptr().cast(), 4, ffi::fr_byte(), 0, shadow) })?;
+    let agreed = Forced::decode(bytes);
+    if agreed != mine {
+        log::warn!("FASTRED_ALGO differs from rank 0's; using rank 0's choice ({agreed:?}) on rank {rank}");
+    }
+    Ok(agreed)
+}
+
+/// This process's own `FASTRED_ALGO`, parsed once (warnings printed once).
+pub fn parse_env_forced() -> Forced {
+    let spec = std::env::var("FASTRED_ALGO").unwrap_or_default();
+    let (forced, warnings) = parse_forced(&spec);
+    for w in warnings {
+        log::warn!("{w}; using the default choice");
+    }
+    forced
+}

@@ -1,0 +1,119 @@
+//! Environment: `FASTRED_ALGO` (forced algorithms) and `FASTRED_LOG` (logging).
+
+use crate::select::{Algorithm, Collective};
+
+/// Per-collective forced algorithm (index = position in `Collective::ALL`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forced(pub [Option<Algorithm>; 4]);
+
+impl Forced {
+    pub fn get(&self, coll: Collective) -> Option<Algorithm> {
+        self.0[coll as usize]
+    }
+
+    /// Four bytes (0 = not forced, else 1 + index in `Algorithm::ALL`), so the
+    /// choice can be broadcast from rank 0.
+    pub fn encode(&self) -> [u8; 4] {
+        self.0.map(|a| a.map_or(0, |a| 1 + Algorithm::ALL.iter().position(|x| *x == a).unwrap() as u8))
+    }
+
+    pub fn decode(bytes: [u8; 4]) -> Forced {
+        Forced(bytes.map(|b| if b == 0 { None } else { Algorithm::ALL.get(b as usize - 1).copied() }))
+    }
+}
+
+/// Parse `FASTRED_ALGO`: comma-separated items, each `ALGO` (every collective
+/// that has it) or `COLLECTIVE:ALGO`. Returns the choice and warnings for the
+/// items it ignored.
+pub fn parse_forced(spec: &str) -> (Forced, Vec<String>) {
+    let mut forced = Forced::default();
+    let mut warnings = Vec::new();
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (colls, name): (Vec<Collective>, &str) = match item.split_once(':') {
+            Some((c, a)) => match Collective::from_name(c.trim()) {
+                Some(c) => (vec![c], a.trim()),
+                None => {
+                    warnings.push(format!(
+                        "FASTRED_ALGO: unknown collective '{}' in '{item}'; valid: {}",
+                        c.trim(),
+                        Collective::ALL.map(|c| c.name()).join(", ")
+                    ));
+                    continue;
+                }
+            },
+            None => (Collective::ALL.to_vec(), item),
+        };
+        let Some(algo) = Algorithm::from_name(name) else {
+            warnings.push(format!(
+                "FASTRED_ALGO: unknown algorithm '{name}'; valid: {}",
+                Algorithm::ALL.map(|a| a.name()).join(", ")
+            ));
+            continue;
+        };
+        let applicable: Vec<_> = colls.iter().copied().filter(|c| algo.implements(*c)).collect();
+        if applicable.is_empty() {
+            let c = colls[0];
+            warnings.push(format!(
+                "FASTRED_ALGO: '{name}' does not implement {}; valid for it: {}",
+                c.name(),
+                Algorithm::names_for(c).join(", ")
+            ));
+        }
+        for c in applicable {
+            forced.0[c as usize] = Some(algo);
+        }
+    }
+    (forced, warnings)
+}
+
+/// Set up env_logger from `FASTRED_LOG` (default: warnings only), every line
+/// prefixed with the process's rank in MPI_COMM_WORLD.
+pub fn init_logging(world_rank: i32) {
+    let filter = std::env::var("FASTRED_LOG").unwrap_or_else(|_| "warn".into());
+    let _ = env_logger::Builder::new()
+        .parse_filters(&filter)
+        .format(move |buf, record| {
+            use std::io::Write;
+            writeln!(buf, "[fastred {} rank {world_rank}] {}", record.level(), record.args())
+        })
+        .target(env_logger::Target::Stderr)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Algorithm::*;
+
+    #[test]
+    fn global_and_per_collective_items() {
+        let (f, w) = parse_forced("ring");
+        assert!(w.is_empty());
+        assert_eq!(f.0, [Some(Ring); 4]);
+        let (f, w) = parse_forced("allreduce:ring, reduce:binomial");
+        assert!(w.is_empty());
+        assert_eq!(f.0, [Some(Ring), Some(Binomial), None, None]);
+        let (f, w) = parse_forced("binomial");
+        assert!(w.is_empty());
+        assert_eq!(f.0, [None, Some(Binomial), None, None]);
+        let (f, _) = parse_forced("native");
+        assert_eq!(f.0, [Some(Native); 4]);
+    }
+
+    #[test]
+    fn bad_items_warn_and_are_ignored() {
+        let (f, w) = parse_forced("warp_drive,allreduce:binomial,bogus:ring,reduce:ring");
+        assert_eq!(f.0, [None, Some(Ring), None, None]);
+        assert_eq!(w.len(), 3);
+        assert!(w[0].contains("unknown algorithm 'warp_drive'") && w[0].contains("recursive_doubling"));
+        assert!(w[1].contains("does not implement allreduce") && w[1].contains("ring"));
+        assert!(w[2].contains("unknown collective 'bogus'"));
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        let (f, _) = parse_forced("allreduce:recursive_doubling,reduce_scatter:native");
+        assert_eq!(Forced::decode(f.encode()), f);
+        assert_eq!(Forced::decode([0, 0, 0, 99]), Forced::default());
+    }
+}

@@ -1,0 +1,365 @@
+//! One intercepted call, start to finish: decide whether fastred runs it (and
+//! with which algorithm) or hands it to the MPI library unchanged, run it on
+//! the private communicator, and report errors through the user's
+//! communicator's error handler.
+//!
+//! Every "not ours" decision depends only on arguments that MPI requires to be
+//! consistent across ranks (communicator, count, type signature, op, root), or
+//! on arguments that are erroneous anyway, so all ranks of a correct program
+//! take the same path. Invalid arguments always go to the MPI library, which
+//! then reports exactly the error it would have reported without fastred.
+
+use crate::algo::{binomial, recursive_doubling, ring, Blocks};
+use crate::comm::{self, CommState};
+use crate::config::{self, Forced};
+use crate::error::{MpiError, MpiResult};
+use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
+use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
+use crate::select::{self, Algorithm, Collective, Shape};
+use crate::stats;
+use crate::transport::pmpi::PmpiTransport;
+use crate::types::{self, OpInfo};
+use once_cell::sync::{Lazy, OnceCell};
+use std::collections::HashSet;
+use std::os::raw::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+/// Element counts as the MPI function received them.
+#[derive(Clone, Copy, Debug)]
+pub enum Counts {
+    /// `count` (allreduce, reduce) or `recvcount` (reduce_scatter_block).
+    One(i64),
+    /// `recvcounts[comm size]` as `int`s (reduce_scatter).
+    PerRank(*const c_int),
+    /// `recvcounts[comm size]` as `MPI_Count`s (MPI_Reduce_scatter_c).
+    PerRankLarge(*const MPI_Count),
+}
+
+/// The arguments of one intercepted call (C handles; Fortran ones converted).
+pub struct Call {
+    pub coll: Collective,
+    pub sendbuf: *const c_void,
+    pub recvbuf: *mut c_void,
+    pub counts: Counts,
+    pub datatype: MPI_Datatype,
+    pub op: MPI_Op,
+    /// Only for `MPI_Reduce`.
+    pub root: c_int,
+    pub comm: MPI_Comm,
+}
+
+/// Why fastred does not run a call itself.
+enum NotOurs {
+    /// Hand it to the MPI library (reason for the debug log).
+    Fallback(&'static str),
+    /// A failure inside fastred's own setup.
+    Error(MpiError),
+}
+
+impl From<MpiError> for NotOurs {
+    fn from(e: MpiError) -> Self {
+        NotOurs::Error(e)
+    }
+}
+
+/// A reducer of either kind.
+enum AnyReducer {
+    Builtin(BuiltinReducer),
+    User(UserReducer),
+}
+
+impl Reducer for AnyReducer {
+    fn elem_size(&self) -> usize {
+        match self {
+            AnyReducer::Builtin(r) => r.elem_size(),
+            AnyReducer::User(r) => r.elem_size(),
+        }
+    }
+    fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> MpiResult {
+        match self {
+            AnyReducer::Builtin(r) => r.reduce(src, dst, src_is_left),
+            AnyReducer::User(r) => r.reduce(src, dst, src_is_left),
+        }
+    }
+}
+
+/// Everything decided about a call fastred runs itself.
+struct Plan {
+    state: &'static CommState,
+    algorithm: Algorithm,
+    reducer: AnyReducer,
+    /// Per-rank blocks in elements (reduce-scatter), or one block of the whole vector.
+    blocks: Blocks,
+    in_place: bool,
+}
+
+/// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call).
+pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
+    if !mpi_is_running() {
+        return fallback();
+    }
+    startup();
+    let planned = catch_unwind(AssertUnwindSafe(|| plan(call)));
+    let result = match planned {
+        Ok(Ok(plan)) => catch_unwind(AssertUnwindSafe(|| execute(call, &plan))).unwrap_or_else(|_| Err(internal_error())),
+        Ok(Err(NotOurs::Fallback(reason))) => {
+            log_fallback(call.coll, reason);
+            stats::count_fallback(call.coll);
+            return fallback();
+        }
+        Ok(Err(NotOurs::Error(e))) => Err(e),
+        Err(_) => Err(internal_error()),
+    };
+    match result {
+        Ok(()) => {
+            stats::count_own(call.coll);
+            ffi::SUCCESS
+        }
+        Err(MpiError(code)) => {
+            log::error!("{} failed inside fastred with MPI error code {code}", call.coll.mpi_name());
+            // SAFETY: a communicator that passed validation in `plan`.
+            unsafe { ffi::PMPI_Comm_call_errhandler(call.comm, code) };
+            code
+        }
+    }
+}
+
+fn internal_error() -> MpiError {
+    log::error!("internal error (panic) inside fastred");
+    // SAFETY: constant.
+    MpiError(unsafe { ffi::fr_err_intern() })
+}
+
+fn mpi_is_running() -> bool {
+    let (mut init, mut fini) = (0, 0);
+    // SAFETY: out-pointers to locals; callable at any time.
+    unsafe { ffi::PMPI_Initialized(&mut init) == ffi::SUCCESS && ffi::PMPI_Finalized(&mut fini) == ffi::SUCCESS && init != 0 && fini == 0 }
+}
+
+/// Once per process: stop if this build is for the other MPI, start logging.
+fn startup() {
+    static STARTED: OnceCell<()> = OnceCell::new();
+    STARTED.get_or_init(|| {
+        check_library_matches_build();
+        let mut rank = 0;
+        // SAFETY: MPI is initialised; out-pointer to a local.
+        unsafe { ffi::PMPI_Comm_rank(ffi::RSMPI_COMM_WORLD, &mut rank) };
+        config::init_logging(rank);
+        log::debug!("fastred {} ({} build) active", env!("CARGO_PKG_VERSION"), ffi::FLAVOUR);
+    });
+}
+
+/// The running MPI's name, from `PMPI_Get_library_version` (handle-free, so
+/// safe to call even with the other MPI's library loaded).
+pub fn running_library() -> String {
+    // SAFETY: constant.
+    let cap = unsafe { ffi::fr_max_library_version_string() }.max(8192) as usize;
+    let mut buf = vec![0u8; cap];
+    let mut len: c_int = 0;
+    // SAFETY: buffer of at least MPI_MAX_LIBRARY_VERSION_STRING bytes.
+    unsafe { ffi::PMPI_Get_library_version(buf.as_mut_ptr().cast(), &mut len) };
+    buf.truncate(len.clamp(0, cap as c_int) as usize);
+    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
+}
+
+fn check_library_matches_build() {
+    let version = running_library();
+    let running = if version.contains("MPICH") {
+        "mpich"
+    } else if version.contains("Open MPI") {
+        "openmpi"
+    } else {
+        "unknown"
+    };
+    if running != ffi::FLAVOUR {
+        let first_line = version.lines().next().unwrap_or("");
+        eprintln!(
+            "fastred: FATAL: this libfastred.so was built for {} but the program runs on {} ({first_line}).\n\
+             fastred: use the build for the running MPI (target/{running}/release/libfastred.so, or `ci/demo.sh`'s \
+             commands); stopping now rather than computing with the wrong MPI's handles.",
+            pretty(ffi::FLAVOUR),
+            pretty(running),
+        );
+        // SAFETY: immediate exit; no atexit handlers that could call into MPI.
+        unsafe { libc::_exit(1) };
+    }
+}
+
+fn pretty(flavour: &str) -> &str {
+    match flavour {
+        "mpich" => "MPICH",
+        "openmpi" => "Open MPI",
+        other => other,
+    }
+}
+
+/// This process's `FASTRED_ALGO`, parsed once.
+pub fn local_forced() -> Forced {
+    static FORCED: OnceCell<Forced> = OnceCell::new();
+    *FORCED.get_or_init(comm::parse_env_forced)
+}
+
+fn log_fallback(coll: Collective, reason: &'static str) {
+    static SEEN: Lazy<Mutex<HashSet<(Collective, &'static str)>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+    if SEEN.lock().map(|mut s| s.insert((coll, reason))).unwrap_or(false) {
+        log::debug!("{}: handed to PMPI_{}: {reason}", coll.name(), &coll.mpi_name()[4..]);
+    }
+}
+
+/// Validate the call and decide how to run it.
+fn plan(call: &Call) -> Result<Plan, NotOurs> {
+    use NotOurs::Fallback;
+    // SAFETY: constants.
+    let (comm_null, in_place) = unsafe { (ffi::fr_comm_null(), ffi::fr_in_place() as *const c_void) };
+    if call.comm == comm_null {
+        return Err(Fallback("MPI_COMM_NULL"));
+    }
+    let (mut inter, mut size) = (0, 0);
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        if ffi::PMPI_Comm_test_inter(call.comm, &mut inter) != ffi::SUCCESS || ffi::PMPI_Comm_size(call.comm, &mut size) != ffi::SUCCESS {
+            return Err(Fallback("invalid communicator"));
+        }
+    }
+    if inter != 0 {
+        return Err(Fallback("intercommunicator"));
+    }
+    let p = size as usize;
+    let items_per_rank: Vec<i64> = match call.counts {
+        Counts::One(n) => vec![n; if call.coll == Collective::ReduceScatterBlock { p } else { 1 }],
+        Counts::PerRank(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) } as i64).collect(),
+        Counts::PerRankLarge(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) } as i64).collect(),
+        _ => return Err(Fallback("null recvcounts")),
+    };
+    if items_per_rank.iter().any(|&n| n < 0) {
+        return Err(Fallback("negative count"));
+    }
+    if call.coll == Collective::Reduce && !(0..size).contains(&call.root) {
+        return Err(Fallback("root out of range"));
+    }
+
+    let (reducer, per_item, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
+        OpInfo::Builtin(kind) => {
+            let layout = types::resolve_datatype(call.datatype).map_err(Fallback)?;
+            let r = BuiltinReducer::new(kind, layout.elem).ok_or(Fallback("op not defined on this datatype"))?;
+            (AnyReducer::Builtin(r), layout.per_item, true)
+        }
+        OpInfo::User { commutative } => {
+            let extent = types::dense_extent(call.datatype).map_err(Fallback)?;
+            (AnyReducer::User(UserReducer { op: call.op, datatype: call.datatype, extent }), 1, commutative)
+        }
+    };
+    let esz = reducer.elem_size();
+    let elems: Vec<usize> = items_per_rank.iter().map(|&n| (n as usize).checked_mul(per_item)).collect::<Option<_>>().ok_or(Fallback("count too large"))?;
+    let blocks = Blocks::from_counts(elems);
+    let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
+
+    // Buffers: which ones this rank uses, and their validity.
+    let mut rank = 0;
+    // SAFETY: valid communicator.
+    unsafe { ffi::PMPI_Comm_rank(call.comm, &mut rank) };
+    let is_in_place = call.sendbuf == in_place;
+    let (input_bytes, output_bytes) = match call.coll {
+        Collective::Allreduce => (total_bytes, total_bytes),
+        Collective::Reduce => (total_bytes, if rank == call.root { total_bytes } else { 0 }),
+        _ => (total_bytes, blocks.count(rank as usize) * esz),
+    };
+    if is_in_place && call.coll == Collective::Reduce && rank != call.root && total_bytes > 0 {
+        return Err(Fallback("MPI_IN_PLACE on a non-root process"));
+    }
+    if output_bytes > 0 && call.recvbuf.is_null() {
+        return Err(Fallback("null receive buffer"));
+    }
+    if input_bytes > 0 && !is_in_place && call.sendbuf.is_null() {
+        return Err(Fallback("null send buffer"));
+    }
+    if output_bytes > 0 && !is_in_place && call.sendbuf == call.recvbuf as *const c_void {
+        return Err(Fallback("send and receive buffers alias without MPI_IN_PLACE"));
+    }
+
+    let state = comm::state_of(call.comm)?;
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative };
+    let forced = state.forced.get(call.coll);
+    let choice = select::choose(&shape, forced);
+    if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
+        log::warn!(
+            "FASTRED_ALGO={} cannot run this {} call (it needs a commutative op); using {} instead",
+            forced.map_or("", |a| a.name()),
+            call.coll.name(),
+            choice.algorithm
+        );
+    }
+    if state.first_time(format!("{:?} {:?} {}", call.coll, choice.algorithm, usize::BITS - total_bytes.leading_zeros())) {
+        log::debug!(
+            "{} of {total_bytes} B on {p} processes: {} ({})",
+            call.coll.name(),
+            if choice.algorithm == Algorithm::Native { "native MPI" } else { choice.algorithm.name() },
+            choice.reason
+        );
+    }
+    if choice.algorithm == Algorithm::Native {
+        return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
+    }
+    Ok(Plan { state, algorithm: choice.algorithm, reducer, blocks, in_place: is_in_place })
+}
+
+/// A byte slice over a user buffer (empty for a zero length, whatever the pointer).
+unsafe fn user_slice<'a>(ptr: *const c_void, len: usize) -> &'a [u8] {
+    if len == 0 { &[] } else { std::slice::from_raw_parts(ptr.cast(), len) }
+}
+
+unsafe fn user_slice_mut<'a>(ptr: *mut c_void, len: usize) -> &'a mut [u8] {
+    if len == 0 { &mut [] } else { std::slice::from_raw_parts_mut(ptr.cast(), len) }
+}
+
+fn execute(call: &Call, plan: &Plan) -> MpiResult {
+    let st = plan.state;
+    let t = PmpiTransport::new(st.shadow, st.rank, st.size);
+    let op = &plan.reducer;
+    let esz = op.elem_size();
+    let total = plan.blocks.total() * esz;
+    if total == 0 {
+        return Ok(());
+    }
+    // SAFETY (all user_slice calls): `plan` checked the buffers are non-null for
+    // the sizes MPI's definition of the call says they hold.
+    match call.coll {
+        Collective::Allreduce => {
+            let work = unsafe { user_slice_mut(call.recvbuf, total) };
+            if !plan.in_place {
+                work.copy_from_slice(unsafe { user_slice(call.sendbuf, total) });
+            }
+            match plan.algorithm {
+                Algorithm::RecursiveDoubling => recursive_doubling::allreduce(&t, op, work),
+                _ => ring::allreduce(&t, op, work),
+            }
+        }
+        Collective::Reduce => {
+            let root = call.root as usize;
+            let mut scratch;
+            let work: &mut [u8] = if st.rank == root {
+                let w = unsafe { user_slice_mut(call.recvbuf, total) };
+                if !plan.in_place {
+                    w.copy_from_slice(unsafe { user_slice(call.sendbuf, total) });
+                }
+                w
+            } else {
+                scratch = unsafe { user_slice(call.sendbuf, total) }.to_vec();
+                &mut scratch
+            };
+            match plan.algorithm {
+                Algorithm::Binomial => binomial::reduce(&t, op, work, root),
+                _ => ring::reduce(&t, op, work, root),
+            }
+        }
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            let input = if plan.in_place { call.recvbuf as *const c_void } else { call.sendbuf };
+            let mut work = unsafe { user_slice(input, total) }.to_vec();
+            ring::reduce_scatter(&t, op, &mut work, &plan.blocks)?;
+            let mine = plan.blocks.bytes(st.rank, esz);
+            unsafe { user_slice_mut(call.recvbuf, mine.len()) }.copy_from_slice(&work[mine]);
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Exhaustive in-process tests of every algorithm: process counts 1..=17 and a
+//! few large ones, counts 0, 1, p−1, p, p+1, odd and long, every root for
+//! reduce, even and irregular (with zero) blocks for reduce-scatter. Integer
+//! results are checked exactly against a serial reduction; float allreduce
+//! results must be bit-identical on all ranks.
+
+use fastred::algo::{binomial, recursive_doubling, ring, Blocks, Transport};
+use fastred::op::{BuiltinReducer, Elem, OpKind};
+use fastred::transport::inproc::InProcess;
+
+fn process_counts() -> Vec<usize> {
+    (1..=17).chain([32, 33, 64, 100]).collect()
+}
+
+fn element_counts(p: usize) -> Vec<usize> {
+    let mut v = vec![0, 1, p.saturating_sub(1), p, p + 1, 7, 1001];
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn roots(p: usize) -> Vec<usize> {
+    if p <= 17 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
+}
+
+/// Rank r's input: distinct, sign-varying values so wrong pairings show.
+fn int_input(r: usize, n: usize) -> Vec<i64> {
+    (0..n).map(|i| ((r as i64 + 3) * 1_000_003 + i as i64 * 7919) * if (r + i) % 3 == 0 { -1 } else { 1 }).collect()
+}
+
+fn float_input(r: usize, n: usize) -> Vec<f64> {
+    (0..n).map(|i| 0.1 * (r as f64 + 1.0) / (i as f64 + 3.0) + 1e10 * ((r * 7 + i) % 5) as f64).collect()
+}
+
+fn sum_of_inputs(p: usize, n: usize) -> Vec<i64> {
+    (0..p).map(|r| int_input(r, n)).fold(vec![0; n], |acc, v| acc.iter().zip(&v).map(|(a, b)| a.wrapping_add(*b)).collect())
+}
+
+fn to_bytes<T: Copy>(v: &[T]) -> Vec<u8> {
+    // SAFETY: plain numeric values.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)).to_vec() }
+}
+
+fn from_bytes<T: Copy + Default>(b: &[u8]) -> Vec<T> {
+    let mut v = vec![T::default(); b.len() / std::mem::size_of::<T>()];
+    // SAFETY: sizes match; plain numeric values.
+    unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), v.as_mut_ptr() as *mut u8, b.len()) };
+    v
+}
+
+type AllreduceFn = fn(&InProcess, &BuiltinReducer, &mut [u8]) -> fastred::error::MpiResult;
+type ReduceFn = fn(&InProcess, &BuiltinReducer, &mut [u8], usize) -> fastred::error::MpiResult;
+
+fn check_allreduce(name: &str, algo: AllreduceFn) {
+    let sum_i64 = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    let sum_f64 = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
+    for p in process_counts() {
+        for n in element_counts(p) {
+            let got = InProcess::run(p, |t| {
+                let mut buf = to_bytes(&int_input(t.rank(), n));
+                algo(t, &sum_i64, &mut buf).unwrap();
+                from_bytes::<i64>(&buf)
+            });
+            let want = sum_of_inputs(p, n);
+            for (r, g) in got.iter().enumerate() {
+                assert_eq!(g, &want, "{name}: p={p} n={n} rank {r}");
+            }
+            let got = InProcess::run(p, |t| {
+                let mut buf = to_bytes(&float_input(t.rank(), n));
+                algo(t, &sum_f64, &mut buf).unwrap();
+                buf
+            });
+            assert!(got.iter().all(|g| g == &got[0]), "{name}: p={p} n={n}: float results differ between ranks");
+            let approx: Vec<f64> = (0..n).map(|i| (0..p).map(|r| float_input(r, n)[i]).sum()).collect();
+            for (a, b) in from_bytes::<f64>(&got[0]).iter().zip(&approx) {
+                assert!((a - b).abs() <= 1e-6 * b.abs().max(1.0), "{name}: p={p} n={n}: {a} vs {b}");
+            }
+        }
+    }
+}
+
+fn check_reduce(name: &str, algo: ReduceFn) {
+    let sum_i64 = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    for p in process_counts() {
+        for n in element_counts(p) {
+            let want = sum_of_inputs(p, n);
+            for root in roots(p) {
+                let got = InProcess::run(p, |t| {
+                    let mut buf = to_bytes(&int_input(t.rank(), n));
+                    algo(t, &sum_i64, &mut buf, root).unwrap();
+                    from_bytes::<i64>(&buf)
+                });
+                assert_eq!(got[root], want, "{name}: p={p} n={n} root={root}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ring_allreduce() {
+    check_allreduce("ring", |t, op, b| ring::allreduce(t, op, b));
+}
+
+#[test]
+fn recursive_doubling_allreduce() {
+    check_allreduce("recursive_doubling", |t, op, b| recursive_doubling::allreduce(t, op, b));
+}
+
+#[test]
+fn ring_reduce() {
+    check_reduce("ring", |t, op, b, root| ring::reduce(t, op, b, root));
+}
+
+#[test]
+fn binomial_reduce() {
+    check_reduce("binomial", |t, op, b, root| binomial::reduce(t, op, b, root));
+}
+
+#[test]
+fn ring_reduce_scatter_even_and_irregular_blocks() {
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    for p in process_counts() {
+        let layouts = [
+            Blocks::even(3 * p + 1, p),
+            Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)), // includes zeros
+            Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)), // all in one block
+            Blocks::even(0, p),
+        ];
+        for blocks in &layouts {
+            let n = blocks.total();
+            let want = sum_of_inputs(p, n);
+            let got = InProcess::run(p, |t| {
+                let mut buf = to_bytes(&int_input(t.rank(), n));
+                ring::reduce_scatter(t, &op, &mut buf, blocks).unwrap();
+                from_bytes::<i64>(&buf[blocks.bytes(t.rank(), 8)])
+            });
+            for (r, g) in got.iter().enumerate() {
+                assert_eq!(g[..], want[blocks.offset(r)..blocks.offset(r) + blocks.count(r)], "p={p} {blocks:?} rank {r}");
+            }
+        }
+    }
+}
+
+#[test]
+fn recursive_doubling_preserves_rank_order() {
+    // A non-commutative check: string concatenation encoded as a bitmask of
+    // "ranks seen so far, in order" is hard; instead use MAXLOC ties (the
+    // lowest index must win regardless of who computes) on float pairs.
+    let op = BuiltinReducer::new(OpKind::Maxloc, Elem::DoubleInt).unwrap();
+    for p in process_counts() {
+        let got = InProcess::run(p, |t| {
+            // Every rank holds value 1.0 with index = its rank: the tie must give index 0.
+            let mut buf = to_bytes(&[1.0f64.to_bits(), t.rank() as u64]);
+            recursive_doubling::allreduce(t, &op, &mut buf).unwrap();
+            from_bytes::<u64>(&buf)
+        });
+        assert!(got.iter().all(|g| f64::from_bits(g[0]) == 1.0 && g[1] as u32 == 0), "p={p}");
+    }
+}
