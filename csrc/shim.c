@@ -83,10 +83,10 @@ MPI_Datatype fr_datatype_null(void) { return MPI_DATATYPE_NULL; }
 MPI_Datatype fr_byte(void) { return MPI_BYTE; }
 MPI_Op fr_op_null(void) { return MPI_OP_NULL; }
 MPI_Errhandler fr_errors_return(void) { return MPI_ERRORS_RETURN; }
-int fr_combiner_named(void) { return MPI_COMBINER_NAMED; }
-int fr_combiner_contiguous(void) { return MPI_COMBINER_CONTIGUOUS; }
-int fr_combiner_dup(void) { return MPI_COMBINER_DUP; }
 int fr_err_intern(void) { return MPI_ERR_INTERN; }
+int fr_err_count(void) { return MPI_ERR_COUNT; }
+int fr_err_buffer(void) { return MPI_ERR_BUFFER; }
+int fr_err_arg(void) { return MPI_ERR_ARG; }
 int fr_err_other(void) { return MPI_ERR_OTHER; }
 int fr_keyval_invalid(void) { return MPI_KEYVAL_INVALID; }
 int fr_max_library_version_string(void) { return MPI_MAX_LIBRARY_VERSION_STRING; }

@@ -4,10 +4,14 @@
 //! communicator's error handler.
 //!
 //! Every "not ours" decision depends only on arguments that MPI requires to be
-//! consistent across ranks (communicator, count, type signature, op, root), or
-//! on arguments that are erroneous anyway, so all ranks of a correct program
-//! take the same path. Invalid arguments always go to the MPI library, which
-//! then reports exactly the error it would have reported without fastred.
+//! consistent across ranks (communicator, count, type signature, op, root), so
+//! all ranks take the same path. Invalid values of those go to the MPI library,
+//! which reports exactly the error it would have reported without fastred,
+//! except negative counts, which MPICH 4.0.2 crashes on: fastred reports
+//! MPI_ERR_COUNT itself. Errors only one rank can see (NULL or aliased buffers,
+//! MPI_IN_PLACE on a non-root) must not make that rank leave the protocol the
+//! others run: it takes part with scratch buffers, then reports the error (with
+//! the class the running library uses) through the error handler.
 
 use crate::algo::{binomial, recursive_doubling, ring, Blocks};
 use crate::comm::{self, CommState};
@@ -53,6 +57,9 @@ pub struct Call {
 enum NotOurs {
     /// Hand it to the MPI library (reason for the debug log).
     Fallback(&'static str),
+    /// Invalid arguments some MPI library would crash on instead of reporting:
+    /// fastred reports them itself (error class, message).
+    Invalid(c_int, String),
     /// A failure inside fastred's own setup.
     Error(MpiError),
 }
@@ -91,7 +98,20 @@ struct Plan {
     reducer: AnyReducer,
     /// Per-rank blocks in elements (reduce-scatter), or one block of the whole vector.
     blocks: Blocks,
-    in_place: bool,
+    /// This rank's input: in the receive buffer (MPI_IN_PLACE), in the send
+    /// buffer, or missing (erroneous arguments: zeros stand in).
+    input: Input,
+    /// The receive buffer, if this rank has a usable one.
+    output: Option<*mut c_void>,
+    /// An error only this rank can see, reported after taking part.
+    local_error: Option<(c_int, String)>,
+}
+
+#[derive(Clone, Copy)]
+enum Input {
+    InPlace,
+    Send(*const c_void),
+    Missing,
 }
 
 /// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call).
@@ -102,13 +122,28 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
     startup();
     let planned = catch_unwind(AssertUnwindSafe(|| plan(call)));
     let result = match planned {
-        Ok(Ok(plan)) => catch_unwind(AssertUnwindSafe(|| execute(call, &plan))).unwrap_or_else(|_| Err(internal_error())),
+        Ok(Ok(plan)) => {
+            let done = catch_unwind(AssertUnwindSafe(|| execute(call, &plan))).unwrap_or_else(|_| Err(internal_error()));
+            match (done, plan.local_error) {
+                (Ok(()), Some((class, message))) => {
+                    let code = crate::errors::code_for(class, &format!("{}: {message}", call.coll.mpi_name()));
+                    Err(MpiError(code))
+                }
+                (done, _) => done,
+            }
+        }
         Ok(Err(NotOurs::Fallback(reason))) => {
             log_fallback(call.coll, reason);
             stats::count_fallback(call.coll);
             return fallback();
         }
         Ok(Err(NotOurs::Error(e))) => Err(e),
+        Ok(Err(NotOurs::Invalid(class, message))) => {
+            let code = crate::errors::code_for(class, &format!("{}: {message}", call.coll.mpi_name()));
+            // SAFETY: a communicator that passed validation in `plan`.
+            unsafe { ffi::PMPI_Comm_call_errhandler(call.comm, code) };
+            return code;
+        }
         Err(_) => Err(internal_error()),
     };
     match result {
@@ -117,7 +152,7 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
             ffi::SUCCESS
         }
         Err(MpiError(code)) => {
-            log::error!("{} failed inside fastred with MPI error code {code}", call.coll.mpi_name());
+            log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
             // SAFETY: a communicator that passed validation in `plan`.
             unsafe { ffi::PMPI_Comm_call_errhandler(call.comm, code) };
             code
@@ -210,8 +245,8 @@ fn log_fallback(coll: Collective, reason: &'static str) {
 /// Validate the call and decide how to run it.
 fn plan(call: &Call) -> Result<Plan, NotOurs> {
     use NotOurs::Fallback;
-    // SAFETY: constants.
-    let (comm_null, in_place) = unsafe { (ffi::fr_comm_null(), ffi::fr_in_place() as *const c_void) };
+    // SAFETY: constant.
+    let comm_null = unsafe { ffi::fr_comm_null() };
     if call.comm == comm_null {
         return Err(Fallback("MPI_COMM_NULL"));
     }
@@ -232,52 +267,33 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         Counts::PerRankLarge(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) } as i64).collect(),
         _ => return Err(Fallback("null recvcounts")),
     };
-    if items_per_rank.iter().any(|&n| n < 0) {
-        return Err(Fallback("negative count"));
+    if let Some(n) = items_per_rank.iter().find(|&&n| n < 0) {
+        // MPICH 4.0.2 crashes on this instead of reporting it.
+        // SAFETY: constant.
+        return Err(NotOurs::Invalid(unsafe { ffi::fr_err_count() }, format!("negative count ({n})")));
     }
     if call.coll == Collective::Reduce && !(0..size).contains(&call.root) {
         return Err(Fallback("root out of range"));
     }
 
-    let (reducer, per_item, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
+    let (reducer, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
         OpInfo::Builtin(kind) => {
-            let layout = types::resolve_datatype(call.datatype).map_err(Fallback)?;
-            let r = BuiltinReducer::new(kind, layout.elem).ok_or(Fallback("op not defined on this datatype"))?;
-            (AnyReducer::Builtin(r), layout.per_item, true)
+            let elem = types::resolve_datatype(call.datatype).map_err(Fallback)?;
+            let r = BuiltinReducer::new(kind, elem).ok_or(Fallback("op not defined on this datatype"))?;
+            (AnyReducer::Builtin(r), true)
         }
         OpInfo::User { commutative } => {
             let extent = types::dense_extent(call.datatype).map_err(Fallback)?;
-            (AnyReducer::User(UserReducer { op: call.op, datatype: call.datatype, extent }), 1, commutative)
+            (AnyReducer::User(UserReducer { op: call.op, datatype: call.datatype, extent }), commutative)
         }
     };
     let esz = reducer.elem_size();
-    let elems: Vec<usize> = items_per_rank.iter().map(|&n| (n as usize).checked_mul(per_item)).collect::<Option<_>>().ok_or(Fallback("count too large"))?;
-    let blocks = Blocks::from_counts(elems);
+    let blocks = Blocks::from_counts(items_per_rank.iter().map(|&n| n as usize));
     let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
 
-    // Buffers: which ones this rank uses, and their validity.
-    let mut rank = 0;
-    // SAFETY: valid communicator.
-    unsafe { ffi::PMPI_Comm_rank(call.comm, &mut rank) };
-    let is_in_place = call.sendbuf == in_place;
-    let (input_bytes, output_bytes) = match call.coll {
-        Collective::Allreduce => (total_bytes, total_bytes),
-        Collective::Reduce => (total_bytes, if rank == call.root { total_bytes } else { 0 }),
-        _ => (total_bytes, blocks.count(rank as usize) * esz),
-    };
-    if is_in_place && call.coll == Collective::Reduce && rank != call.root && total_bytes > 0 {
-        return Err(Fallback("MPI_IN_PLACE on a non-root process"));
-    }
-    if output_bytes > 0 && call.recvbuf.is_null() {
-        return Err(Fallback("null receive buffer"));
-    }
-    if input_bytes > 0 && !is_in_place && call.sendbuf.is_null() {
-        return Err(Fallback("null send buffer"));
-    }
-    if output_bytes > 0 && !is_in_place && call.sendbuf == call.recvbuf as *const c_void {
-        return Err(Fallback("send and receive buffers alias without MPI_IN_PLACE"));
-    }
-
+    let rank = rank_of(call.comm);
+    let own_block_bytes = if blocks.len() == p { blocks.count(rank as usize) * esz } else { total_bytes };
+    let (input, output, local_error) = check_buffers(call, rank, total_bytes, own_block_bytes);
     let state = comm::state_of(call.comm)?;
     let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative };
     let forced = state.forced.get(call.coll);
@@ -301,7 +317,59 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     if choice.algorithm == Algorithm::Native {
         return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
     }
-    Ok(Plan { state, algorithm: choice.algorithm, reducer, blocks, in_place: is_in_place })
+    Ok(Plan { state, algorithm: choice.algorithm, reducer, blocks, input, output, local_error })
+}
+
+fn rank_of(comm: MPI_Comm) -> c_int {
+    let mut rank = 0;
+    // SAFETY: a validated communicator; out-pointer to a local.
+    unsafe { ffi::PMPI_Comm_rank(comm, &mut rank) };
+    rank
+}
+
+/// This rank's buffers: where its input is, whether its receive buffer is
+/// usable, and the error (class, message) its arguments deserve, if any.
+fn check_buffers(call: &Call, rank: c_int, total_bytes: usize, block_bytes: usize) -> (Input, Option<*mut c_void>, Option<(c_int, String)>) {
+    // SAFETY: constants.
+    let (in_place, err_buffer, err_arg) = unsafe { (ffi::fr_in_place() as *const c_void, ffi::fr_err_buffer(), ffi::fr_err_arg()) };
+    let open_mpi = cfg!(fastred_mpi = "openmpi");
+    let is_root = call.coll != Collective::Reduce || rank == call.root;
+    let output_bytes = match call.coll {
+        Collective::Allreduce | Collective::Reduce if is_root => total_bytes,
+        Collective::Allreduce | Collective::Reduce => 0,
+        _ => block_bytes,
+    };
+    let mut error = None;
+    let mut input = if call.sendbuf == in_place { Input::InPlace } else { Input::Send(call.sendbuf) };
+    let mut output = (output_bytes > 0).then_some(call.recvbuf);
+    if total_bytes == 0 {
+        return (input, output, None);
+    }
+    if matches!(input, Input::InPlace) && !is_root {
+        // MPICH 4.0.2 crashes on this; Open MPI reports MPI_ERR_ARG.
+        error = Some((if open_mpi { err_arg } else { err_buffer }, "MPI_IN_PLACE on a non-root process".to_string()));
+        input = Input::Missing;
+    }
+    if output.is_some_and(|p| p.is_null()) {
+        error = Some((err_buffer, "null receive buffer".to_string()));
+        output = None;
+        if matches!(input, Input::InPlace) {
+            input = Input::Missing;
+        }
+    }
+    if let Input::Send(p) = input {
+        if p.is_null() {
+            // Open MPI 4.1 segfaults on this.
+            error = Some((err_buffer, "null send buffer".to_string()));
+            input = Input::Missing;
+        } else if output_bytes > 0 && p == call.recvbuf as *const c_void {
+            // The input is in the receive buffer, as with MPI_IN_PLACE.
+            let class = if open_mpi && call.coll == Collective::Reduce { err_arg } else { err_buffer };
+            error = Some((class, "send and receive buffers are the same (use MPI_IN_PLACE)".to_string()));
+            input = Input::InPlace;
+        }
+    }
+    (input, output, error)
 }
 
 /// A byte slice over a user buffer (empty for a zero length, whatever the pointer).
@@ -313,6 +381,16 @@ unsafe fn user_slice_mut<'a>(ptr: *mut c_void, len: usize) -> &'a mut [u8] {
     if len == 0 { &mut [] } else { std::slice::from_raw_parts_mut(ptr.cast(), len) }
 }
 
+/// The vector this rank starts from, in `work` (whose length is the vector's).
+fn load_input(plan: &Plan, work: &mut [u8]) {
+    match plan.input {
+        // SAFETY: `plan` checked the send buffer is non-null; MPI defines its size.
+        Input::Send(p) => work.copy_from_slice(unsafe { user_slice(p, work.len()) }),
+        Input::Missing => work.fill(0),
+        Input::InPlace => {}
+    }
+}
+
 fn execute(call: &Call, plan: &Plan) -> MpiResult {
     let st = plan.state;
     let t = PmpiTransport::new(st.shadow, st.rank, st.size);
@@ -322,43 +400,45 @@ fn execute(call: &Call, plan: &Plan) -> MpiResult {
     if total == 0 {
         return Ok(());
     }
-    // SAFETY (all user_slice calls): `plan` checked the buffers are non-null for
-    // the sizes MPI's definition of the call says they hold.
+    // SAFETY (user_slice_mut): `plan` checked the receive buffer is non-null;
+    // MPI defines how many bytes it holds.
     match call.coll {
-        Collective::Allreduce => {
-            let work = unsafe { user_slice_mut(call.recvbuf, total) };
-            if !plan.in_place {
-                work.copy_from_slice(unsafe { user_slice(call.sendbuf, total) });
+        Collective::Allreduce | Collective::Reduce => {
+            let mut scratch;
+            let work: &mut [u8] = match plan.output {
+                Some(p) => unsafe { user_slice_mut(p, total) },
+                None => {
+                    scratch = vec![0u8; total];
+                    &mut scratch
+                }
+            };
+            if plan.output.is_some() || !matches!(plan.input, Input::InPlace) {
+                load_input(plan, work);
+            } else {
+                work.fill(0); // in place, but the receive buffer is unusable
             }
+            let root = call.root as usize;
             match plan.algorithm {
                 Algorithm::RecursiveDoubling => recursive_doubling::allreduce(&t, op, work),
+                Algorithm::Binomial => binomial::reduce(&t, op, work, root),
+                _ if call.coll == Collective::Reduce => ring::reduce(&t, op, work, root),
                 _ => ring::allreduce(&t, op, work),
             }
         }
-        Collective::Reduce => {
-            let root = call.root as usize;
-            let mut scratch;
-            let work: &mut [u8] = if st.rank == root {
-                let w = unsafe { user_slice_mut(call.recvbuf, total) };
-                if !plan.in_place {
-                    w.copy_from_slice(unsafe { user_slice(call.sendbuf, total) });
-                }
-                w
-            } else {
-                scratch = unsafe { user_slice(call.sendbuf, total) }.to_vec();
-                &mut scratch
-            };
-            match plan.algorithm {
-                Algorithm::Binomial => binomial::reduce(&t, op, work, root),
-                _ => ring::reduce(&t, op, work, root),
-            }
-        }
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
-            let input = if plan.in_place { call.recvbuf as *const c_void } else { call.sendbuf };
-            let mut work = unsafe { user_slice(input, total) }.to_vec();
+            let mut work = match (plan.input, plan.output) {
+                (Input::InPlace, Some(p)) => unsafe { user_slice(p, total) }.to_vec(),
+                _ => {
+                    let mut w = vec![0u8; total];
+                    load_input(plan, &mut w);
+                    w
+                }
+            };
             ring::reduce_scatter(&t, op, &mut work, &plan.blocks)?;
-            let mine = plan.blocks.bytes(st.rank, esz);
-            unsafe { user_slice_mut(call.recvbuf, mine.len()) }.copy_from_slice(&work[mine]);
+            if let Some(p) = plan.output {
+                let mine = plan.blocks.bytes(st.rank, esz);
+                unsafe { user_slice_mut(p, mine.len()) }.copy_from_slice(&work[mine]);
+            }
             Ok(())
         }
     }

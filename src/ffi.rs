@@ -54,10 +54,10 @@ extern "C" {
     pub fn fr_byte() -> MPI_Datatype;
     pub fn fr_op_null() -> MPI_Op;
     pub fn fr_errors_return() -> MPI_Errhandler;
-    pub fn fr_combiner_named() -> c_int;
-    pub fn fr_combiner_contiguous() -> c_int;
-    pub fn fr_combiner_dup() -> c_int;
     pub fn fr_err_intern() -> c_int;
+    pub fn fr_err_count() -> c_int;
+    pub fn fr_err_buffer() -> c_int;
+    pub fn fr_err_arg() -> c_int;
     pub fn fr_err_other() -> c_int;
     pub fn fr_keyval_invalid() -> c_int;
     pub fn fr_max_library_version_string() -> c_int;

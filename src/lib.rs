@@ -16,6 +16,7 @@ pub mod capi;
 pub mod comm;
 pub mod config;
 pub mod dispatch;
+pub mod errors;
 pub mod select;
 pub mod stats;
 pub mod types;

@@ -32,7 +32,7 @@ static uint64_t fastred_count(const char *fn, int coll) {
 static int fastred_loaded(void) { return dlsym(RTLD_DEFAULT, "fastred_own_calls") != NULL; }
 
 /* Deterministic per-(rank, index, salt) pseudo-random 64 bits. */
-static uint64_t mix(uint64_t x) {
+static inline uint64_t mix(uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
