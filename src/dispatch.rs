@@ -341,7 +341,9 @@ fn check_buffers(call: &Call, rank: c_int, total_bytes: usize, block_bytes: usiz
     };
     let mut error = None;
     let mut input = if call.sendbuf == in_place { Input::InPlace } else { Input::Send(call.sendbuf) };
-    let mut output = (output_bytes > 0).then_some(call.recvbuf);
+    // With MPI_IN_PLACE the receive buffer also holds the input (the whole vector).
+    let uses_recvbuf = output_bytes > 0 || (matches!(input, Input::InPlace) && is_root);
+    let mut output = uses_recvbuf.then_some(call.recvbuf);
     if total_bytes == 0 {
         return (input, output, None);
     }
