@@ -141,6 +141,10 @@ static const tcase cases[] = {
 
 /* Exact equality; floating components compare numerically, so the sign of a
  * zero (which depends on evaluation order, e.g. in complex products) is free. */
+/* Exact references apply when fastred computes; when every call goes to the
+ * library (modes native/none), MPI_* and PMPI_* must simply agree. */
+static int check_exact = 1;
+
 static int same_values(const tcase *tc, const void *a, const void *b, size_t bytes) {
     size_t i;
     switch (tc->gen) {
@@ -217,7 +221,7 @@ static void compare(enum coll c, const tcase *tc, char opc, int count, int root,
     CHECK(rc_f == MPI_SUCCESS && rc_n == MPI_SUCCESS, "%s %s rc %d/%d", coll_name[c], tc->name, rc_f, rc_n);
     size_t check_bytes = (size_t)((c == RSB || c == RS) ? mine : count) * ext;
     if (c == REDUCE && t_rank != root) check_bytes = 0;
-    if (tc->ref) {
+    if (tc->ref && check_exact) {
         /* Integers: fastred must equal the exact C result; the library is only reported. */
         size_t offset = 0;
         for (i = 0; c == RS && i < t_rank; i++) offset += (size_t)rcounts[i] * ext;
@@ -257,6 +261,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     const char *expect = argc > 1 ? argv[1] : "own";
     int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
+    check_exact = strcmp(expect, "own") == 0;
     int p = t_size, ncases = sizeof(cases) / sizeof(cases[0]), k, r, ip;
     const char *o;
 

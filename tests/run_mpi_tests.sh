@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Real-MPI tests of libfastred.so under mpirun, for one MPI.
+# usage: tests/run_mpi_tests.sh mpich|openmpi   (after ci/build.sh)
+#
+# Every test program checks its own results (against exact references and
+# against the library's PMPI_* results) and exits non-zero on any failure;
+# this script also checks fastred's debug log where a test is about which
+# algorithm ran. MPICH 4.0.2 (ch4:ucx) busy-polls, so oversubscribed MPICH
+# runs are slow: its larger process counts use the programs' quick mode.
+set -uo pipefail
+flavour=${1:?usage: $0 mpich|openmpi}
+case $flavour in
+    mpich) other=openmpi ;;
+    openmpi) other=mpich ;;
+    *) echo "unknown MPI '$flavour'"; exit 2 ;;
+esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+libdir="$root/target/$flavour/release"
+lib="$libdir/libfastred.so"
+out="$root/build/tests/$flavour"
+logs="$out/logs"
+mkdir -p "$out" "$logs"
+[ -f "$lib" ] || { echo "missing $lib: run ci/build.sh $flavour first"; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset FASTRED_ALGO FASTRED_LOG
+passed=0
+failed=0
+failures=()
+
+note_result() { # name ok
+    if [ "$2" = 1 ]; then
+        passed=$((passed + 1)); printf '  ok    %s\n' "$1"
+    else
+        failed=$((failed + 1)); failures+=("$1"); printf '  FAIL  %s (log: %s)\n' "$1" "$logs/$1.log"
+        tail -n 15 "$logs/$1.log" | sed 's/^/        | /'
+    fi
+}
+
+if [ "$flavour" = openmpi ]; then
+    MPIRUN=(mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+else
+    MPIRUN=(mpirun.mpich)
+fi
+
+# run_case NAME SECONDS WANT_RC PATTERNS command...: runs the command with a
+# timeout; passes when it exits with status 0 (WANT_RC=0) or non-zero but not
+# a timeout (WANT_RC=fail), and its output matches every regex in PATTERNS
+# (separated by " AND ").
+run_case() {
+    local name=$1 secs=$2 want=$3 patterns=$4; shift 4
+    timeout "$secs" "$@" >"$logs/$name.log" 2>&1
+    local rc=$? ok=1 pat
+    [ $rc = 124 ] && echo "TIMEOUT after ${secs}s" >>"$logs/$name.log"
+    if [ "$want" = 0 ]; then [ $rc = 0 ] || ok=0; else { [ $rc != 0 ] && [ $rc != 124 ]; } || ok=0; fi
+    while IFS= read -r pat; do
+        grep -Eq -- "$pat" "$logs/$name.log" || ok=0
+    done < <(printf '%s\n' "${patterns// AND /$'\n'}")
+    note_result "$name" $ok
+}
+
+# check NAME SECONDS PATTERNS NP command...: the command on NP processes must succeed.
+check() {
+    local name=$1 secs=$2 patterns=$3 np=$4; shift 4
+    run_case "$name" "$secs" 0 "$patterns" "${MPIRUN[@]}" -np "$np" "$@"
+}
+
+echo "== [$flavour] building test programs in $out"
+CC="mpicc.$flavour"
+FC="mpifort.$flavour"
+for prog in collectives isolation errors fallback; do
+    $CC -O1 -Wall -Wno-unused-function -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
+done
+$CC -O1 -Wno-unused-function -o "$out/collectives_linked" "$root/tests/mpi/collectives.c" \
+    -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
+for b in F77 MPI F08; do
+    $FC -fallow-argument-mismatch -DBINDING_$b -o "$out/fortran_$b" "$root/tests/fortran/reductions.F90" || exit 1
+    $FC -fallow-argument-mismatch -DBINDING_$b -o "$out/fortran_${b}_linked" "$root/tests/fortran/reductions.F90" \
+        -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
+done
+P="env LD_PRELOAD=$lib"
+
+echo "== [$flavour] exported symbols"
+syms=$(nm -D --defined-only "$lib" | awk '{print $3}')
+need=(MPI_Allreduce MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block fastred_own_calls fastred_version)
+[ "$flavour" = mpich ] && need+=(MPI_Allreduce_c MPI_Reduce_c MPI_Reduce_scatter_c MPI_Reduce_scatter_block_c)
+if [ "$flavour" = openmpi ]; then
+    for f in allreduce reduce reduce_scatter reduce_scatter_block; do
+        F=$(echo $f | tr a-z A-Z)
+        need+=("mpi_${f}_" "mpi_${f}__" "mpi_${f}" "MPI_$F" "mpi_${f}_f08_")
+    done
+fi
+missing=""
+for s in "${need[@]}"; do grep -qx "$s" <<<"$syms" || missing+=" $s"; done
+echo "missing:${missing:- none}" >"$logs/symbols.log"
+[ -z "$missing" ] && note_result symbols 1 || note_result symbols 0
+
+echo "== [$flavour] all collectives, every op/type family, counts, roots, MPI_IN_PLACE (preloaded)"
+for np in 1 2 3 4 5 6 7 8 9; do
+    mode=full
+    [ "$flavour" = mpich ] && [ "$np" -gt 4 ] && mode=quick
+    check "collectives-np$np" 900 "collectives: OK" "$np" $P "$out/collectives" own $mode
+done
+check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own
+check "collectives-without-fastred-np3" 300 "collectives: OK" 3 "$out/collectives" none quick
+
+echo "== [$flavour] FASTRED_ALGO"
+q=quick
+check "algo-ring-np5" 600 "allreduce of [0-9]+ B on 5 processes: ring \(forced" 5 \
+    $P FASTRED_ALGO=ring FASTRED_LOG=debug "$out/collectives" own $q
+check "algo-rd-binomial-np6" 600 "reduce of [0-9]+ B on 6 processes: binomial \(forced" 6 \
+    $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
+check "algo-rd-long-np3" 600 "allreduce of [0-9]{5,} B on 3 processes: recursive_doubling \(forced" 3 \
+    $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_LOG=debug "$out/collectives" own $q
+check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
+check "algo-unknown-name-np3" 300 "unknown algorithm 'warp_drive'.*valid: native, ring" 3 \
+    $P FASTRED_ALGO=warp_drive,reduce:recursive_doubling "$out/collectives" own $q
+check "algo-wrong-collective-np3" 300 "'recursive_doubling' does not implement reduce" 3 \
+    $P FASTRED_ALGO=reduce:recursive_doubling "$out/collectives" own $q
+# Rank 0 forces ring, the others native: rank 0's choice must win everywhere, with a warning.
+run_case "algo-differs-between-ranks-np3" 300 0 "collectives: OK AND FASTRED_ALGO differs from rank 0's" \
+    "${MPIRUN[@]}" -np 1 $P FASTRED_ALGO=ring "$out/collectives" own quick : \
+    -np 2 $P FASTRED_ALGO=native "$out/collectives" own quick
+
+echo "== [$flavour] isolation, errors, fallback"
+for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done
+for np in 1 2 3 4; do check "errors-np$np" 300 "errors: OK" "$np" $P "$out/errors"; done
+for np in 1 2 3 4; do check "fallback-np$np" 300 "fallback: OK" "$np" $P "$out/fallback"; done
+check "fallback-logged-np2" 300 "handed to PMPI_Allreduce: intercommunicator" 2 $P FASTRED_LOG=debug "$out/fallback"
+
+echo "== [$flavour] Fortran (mpif.h, use mpi, use mpi_f08), preloaded and linked"
+for b in F77 MPI F08; do
+    for np in 1 3 4; do
+        check "fortran-$b-np$np" 300 "rank 0\] allreduce of 20000 B on $np processes: ring" "$np" \
+            $P FASTRED_LOG=debug "$out/fortran_$b"
+    done
+    check "fortran-$b-linked-np3" 300 "rank 0\] reduce_scatter of [0-9]+ B on 3 processes: ring" 3 \
+        env FASTRED_LOG=debug "$out/fortran_${b}_linked"
+done
+
+echo "== [$flavour] a build for the other MPI stops with a clear message"
+otherlib="$root/target/$other/release/libfastred.so"
+if [ -f "$otherlib" ]; then
+    run_case "wrong-build-preloaded" 120 fail "built for .* but the program runs on" \
+        "${MPIRUN[@]}" -np 2 env LD_PRELOAD="$otherlib" "$out/isolation"
+else
+    echo "  skip  wrong-build-preloaded ($otherlib not built)"
+fi
+
+echo
+echo "[$flavour] MPI tests: $passed passed, $failed failed"
+((failed == 0)) || { printf '  failed: %s\n' "${failures[@]}"; exit 1; }
