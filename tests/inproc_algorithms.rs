@@ -5,7 +5,7 @@
 //! results must be bit-identical on all ranks.
 
 use fastred::algo::{binomial, recursive_doubling, ring, Blocks, Transport};
-use fastred::op::{BuiltinReducer, Elem, OpKind};
+use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
 
 fn process_counts() -> Vec<usize> {
@@ -141,19 +141,61 @@ fn ring_reduce_scatter_even_and_irregular_blocks() {
     }
 }
 
+/// Affine maps x ↦ a·x + b (mod 2^64), composed "left first": associative but
+/// not commutative, so any deviation from rank order changes the result.
+struct AffineCompose;
+
+impl Reducer for AffineCompose {
+    fn elem_size(&self) -> usize {
+        16
+    }
+    fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> fastred::error::MpiResult {
+        for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+            let get = |b: &[u8], i: usize| u64::from_ne_bytes(b[i * 8..i * 8 + 8].try_into().unwrap());
+            let (f, g) = if src_is_left { ((get(s, 0), get(s, 1)), (get(d, 0), get(d, 1))) } else { ((get(d, 0), get(d, 1)), (get(s, 0), get(s, 1))) };
+            let (a, b) = (g.0.wrapping_mul(f.0), g.0.wrapping_mul(f.1).wrapping_add(g.1));
+            d[..8].copy_from_slice(&a.to_ne_bytes());
+            d[8..].copy_from_slice(&b.to_ne_bytes());
+        }
+        Ok(())
+    }
+}
+
+fn affine_input(r: usize, n: usize) -> Vec<u64> {
+    (0..n).flat_map(|i| [3 + 2 * (r as u64) + i as u64, 1 + r as u64 * 977 + i as u64]).collect()
+}
+
+fn affine_rank_ordered(p: usize, n: usize) -> Vec<u8> {
+    let mut acc = to_bytes(&affine_input(0, n));
+    for r in 1..p {
+        AffineCompose.reduce(&to_bytes(&affine_input(r, n)), &mut acc, false).unwrap();
+    }
+    acc
+}
+
 #[test]
-fn recursive_doubling_preserves_rank_order() {
-    // A non-commutative check: string concatenation encoded as a bitmask of
-    // "ranks seen so far, in order" is hard; instead use MAXLOC ties (the
-    // lowest index must win regardless of who computes) on float pairs.
-    let op = BuiltinReducer::new(OpKind::Maxloc, Elem::DoubleInt).unwrap();
+fn recursive_doubling_allreduce_is_rank_ordered() {
+    for p in process_counts() {
+        for n in [1, 5] {
+            let got = InProcess::run(p, |t| {
+                let mut buf = to_bytes(&affine_input(t.rank(), n));
+                recursive_doubling::allreduce(t, &AffineCompose, &mut buf).unwrap();
+                buf
+            });
+            let want = affine_rank_ordered(p, n);
+            assert!(got.iter().all(|g| g == &want), "p={p} n={n}");
+        }
+    }
+}
+
+#[test]
+fn binomial_reduce_to_root_zero_is_rank_ordered() {
     for p in process_counts() {
         let got = InProcess::run(p, |t| {
-            // Every rank holds value 1.0 with index = its rank: the tie must give index 0.
-            let mut buf = to_bytes(&[1.0f64.to_bits(), t.rank() as u64]);
-            recursive_doubling::allreduce(t, &op, &mut buf).unwrap();
-            from_bytes::<u64>(&buf)
+            let mut buf = to_bytes(&affine_input(t.rank(), 3));
+            binomial::reduce(t, &AffineCompose, &mut buf, 0).unwrap();
+            buf
         });
-        assert!(got.iter().all(|g| f64::from_bits(g[0]) == 1.0 && g[1] as u32 == 0), "p={p}");
+        assert_eq!(got[0], affine_rank_ordered(p, 3), "p={p}");
     }
 }

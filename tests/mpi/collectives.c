@@ -139,12 +139,12 @@ static const tcase cases[] = {
     {"MPI_2INTEGER", MPI_2INTEGER, G_2INT, "Ll", NULL},
 };
 
-/* Exact equality; floating components compare numerically, so the sign of a
- * zero (which depends on evaluation order, e.g. in complex products) is free. */
 /* Exact references apply when fastred computes; when every call goes to the
  * library (modes native/none), MPI_* and PMPI_* must simply agree. */
 static int check_exact = 1;
 
+/* Exact equality; floating components compare numerically, so the sign of a
+ * zero (which depends on evaluation order, e.g. in complex products) is free. */
 static int same_values(const tcase *tc, const void *a, const void *b, size_t bytes) {
     size_t i;
     switch (tc->gen) {
@@ -178,6 +178,9 @@ enum coll { ALLREDUCE, REDUCE, RSB, RS };
 static const char *coll_name[] = {"MPI_Allreduce", "MPI_Reduce", "MPI_Reduce_scatter_block", "MPI_Reduce_scatter"};
 
 static void compare(enum coll c, const tcase *tc, char opc, int count, int root, int in_place) {
+    /* MPICH 4.0.2's own MPI_Reduce segfaults with MPI_IN_PLACE at a non-zero
+     * root (vectors over ~2.8 KB): when MPI_* is the library, skip that case. */
+    if (!check_exact && c == REDUCE && in_place && root != 0) return;
     MPI_Op op = op_of(opc);
     MPI_Aint lb, ext;
     MPI_Type_get_extent(tc->type, &lb, &ext);
