@@ -136,50 +136,37 @@ impl<F: PartialOrd> Ord for FloatIndex<F> {
     }
 }
 
-fn long_double(op: OpKind) -> Kernel {
-    macro_rules! shim {
-        ($f:ident, $code:expr) => {{
-            fn k(src: &[u8], dst: &mut [u8], src_is_left: bool) {
-                // SAFETY: buffers hold dst.len()/size whole elements; the shim only
-                // reads src and writes dst.
-                let rc = unsafe {
-                    crate::ffi::$f($code, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / 16, src_is_left as i32)
-                };
-                debug_assert_eq!(rc, 0);
-            }
-            k as Kernel
-        }};
-    }
-    match op {
-        OpKind::Sum => shim!(fr_long_double_reduce, 1),
-        OpKind::Prod => shim!(fr_long_double_reduce, 2),
-        OpKind::Min => shim!(fr_long_double_reduce, 3),
-        _ => shim!(fr_long_double_reduce, 4),
-    }
+/// A kernel that calls one of the shim's `long double` loops with op `code`
+/// on elements of `size` bytes (Rust has no x87 extended type).
+macro_rules! shim_kernel {
+    ($f:ident, $code:expr, $size:expr) => {{
+        fn k(src: &[u8], dst: &mut [u8], src_is_left: bool) {
+            // SAFETY: both buffers hold dst.len()/size whole elements; the shim
+            // reads src and writes dst only.
+            let rc = unsafe {
+                crate::ffi::$f($code, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / $size, src_is_left as i32)
+            };
+            debug_assert_eq!(rc, 0);
+        }
+        Some(k as Kernel)
+    }};
 }
 
-fn long_double_complex(op: OpKind) -> Kernel {
-    fn sum(src: &[u8], dst: &mut [u8], l: bool) {
-        // SAFETY: see long_double.
-        unsafe { crate::ffi::fr_long_double_complex_reduce(1, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / 32, l as i32) };
+/// Kernels for `long double`, its complex type and `long double`/`int` pairs
+/// (op codes as in `csrc/shim.c`).
+fn long_double_kernel(op: OpKind, elem: Elem) -> Option<Kernel> {
+    use OpKind::*;
+    match (elem, op) {
+        (Elem::LongDouble, Sum) => shim_kernel!(fr_long_double_reduce, 1, 16),
+        (Elem::LongDouble, Prod) => shim_kernel!(fr_long_double_reduce, 2, 16),
+        (Elem::LongDouble, Min) => shim_kernel!(fr_long_double_reduce, 3, 16),
+        (Elem::LongDouble, Max) => shim_kernel!(fr_long_double_reduce, 4, 16),
+        (Elem::LongDoubleComplex, Sum) => shim_kernel!(fr_long_double_complex_reduce, 1, 32),
+        (Elem::LongDoubleComplex, Prod) => shim_kernel!(fr_long_double_complex_reduce, 2, 32),
+        (Elem::LongDoubleInt, Maxloc) => shim_kernel!(fr_long_double_int_reduce, 11, 32),
+        (Elem::LongDoubleInt, Minloc) => shim_kernel!(fr_long_double_int_reduce, 12, 32),
+        _ => None,
     }
-    fn prod(src: &[u8], dst: &mut [u8], l: bool) {
-        // SAFETY: see long_double.
-        unsafe { crate::ffi::fr_long_double_complex_reduce(2, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / 32, l as i32) };
-    }
-    if op == OpKind::Sum { sum } else { prod }
-}
-
-fn long_double_int(op: OpKind) -> Kernel {
-    fn maxloc(src: &[u8], dst: &mut [u8], l: bool) {
-        // SAFETY: see long_double.
-        unsafe { crate::ffi::fr_long_double_int_reduce(11, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / 32, l as i32) };
-    }
-    fn minloc(src: &[u8], dst: &mut [u8], l: bool) {
-        // SAFETY: see long_double.
-        unsafe { crate::ffi::fr_long_double_int_reduce(12, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / 32, l as i32) };
-    }
-    if op == OpKind::Maxloc { maxloc } else { minloc }
 }
 
 /// Every op that MPI defines on a C integer type.
@@ -263,10 +250,9 @@ pub fn kernel(op: OpKind, elem: Elem) -> Option<Kernel> {
         FI64 => all_int_ops!(i64, op, false),
         F32 => float_kernels!(f32, op),
         F64 => float_kernels!(f64, op),
-        LongDouble => matches!(op, OpKind::Sum | OpKind::Prod | OpKind::Min | OpKind::Max).then(|| long_double(op)),
+        LongDouble | LongDoubleComplex | LongDoubleInt => long_double_kernel(op, elem),
         C32 => complex_kernels!(f32, op),
         C64 => complex_kernels!(f64, op),
-        LongDoubleComplex => matches!(op, OpKind::Sum | OpKind::Prod).then(|| long_double_complex(op)),
         CBool => logical_kernels!(u8, op),
         Logical => logical_kernels!(i32, op),
         Byte => match op {
@@ -282,7 +268,6 @@ pub fn kernel(op: OpKind, elem: Elem) -> Option<Kernel> {
         IntInt => loc_kernels!(Pair<i32, i32>, op),
         RealReal => loc_kernels!(Pair<f32, FloatIndex<f32>>, op),
         DoubleDouble => loc_kernels!(Pair<f64, FloatIndex<f64>>, op),
-        LongDoubleInt => matches!(op, OpKind::Maxloc | OpKind::Minloc).then(|| long_double_int(op)),
     }
 }
 
