@@ -264,7 +264,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let items_per_rank: Vec<i64> = match call.counts {
         Counts::One(n) => vec![n; if call.coll == Collective::ReduceScatterBlock { p } else { 1 }],
         Counts::PerRank(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) } as i64).collect(),
-        Counts::PerRankLarge(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) } as i64).collect(),
+        Counts::PerRankLarge(ptr) if !ptr.is_null() => (0..p).map(|i| unsafe { *ptr.add(i) }).collect(),
         _ => return Err(Fallback("null recvcounts")),
     };
     if let Some(n) = items_per_rank.iter().find(|&&n| n < 0) {
@@ -364,7 +364,7 @@ fn check_buffers(call: &Call, rank: c_int, total_bytes: usize, block_bytes: usiz
             // Open MPI 4.1 segfaults on this.
             error = Some((err_buffer, "null send buffer".to_string()));
             input = Input::Missing;
-        } else if output_bytes > 0 && p == call.recvbuf as *const c_void {
+        } else if output_bytes > 0 && std::ptr::eq(p, call.recvbuf) {
             // The input is in the receive buffer, as with MPI_IN_PLACE.
             let class = if open_mpi && call.coll == Collective::Reduce { err_arg } else { err_buffer };
             error = Some((class, "send and receive buffers are the same (use MPI_IN_PLACE)".to_string()));

@@ -21,7 +21,7 @@ fn zip_with<T: Copy, O: BinOp<T>>(src: &[u8], dst: &mut [u8], src_is_left: bool)
     assert!(src.len() >= n * size_of::<T>());
     let s = src.as_ptr() as *const T;
     let d = dst.as_mut_ptr() as *mut T;
-    if (s as usize) % align_of::<T>() == 0 && (d as usize) % align_of::<T>() == 0 {
+    if (s as usize).is_multiple_of(align_of::<T>()) && (d as usize).is_multiple_of(align_of::<T>()) {
         // SAFETY: both regions hold n elements of T (plain-old-data types only),
         // are aligned, and do not overlap (one is & and the other &mut).
         let (s, d) = unsafe { (std::slice::from_raw_parts(s, n), std::slice::from_raw_parts_mut(d, n)) };
@@ -126,13 +126,19 @@ impl<V: PartialOrd + Copy, I: Ord + Copy> BinOp<Pair<V, I>> for MinLoc {
 }
 
 /// Fortran 2REAL / 2DOUBLE PRECISION carry the index as a floating value.
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
+/// (Indices are whole numbers, so the order is total in practice; NaN ties.)
+#[derive(Clone, Copy, PartialEq)]
 #[repr(transparent)]
 struct FloatIndex<F>(F);
 impl<F: PartialEq> Eq for FloatIndex<F> {}
 impl<F: PartialOrd> Ord for FloatIndex<F> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.partial_cmp(&other.0).unwrap_or(std::cmp::Ordering::Equal)
+    }
+}
+impl<F: PartialOrd> PartialOrd for FloatIndex<F> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
