@@ -4,12 +4,12 @@
 //! results are checked exactly against a serial reduction; float allreduce
 //! results must be bit-identical on all ranks.
 
-use fastred::algo::{binomial, recursive_doubling, ring, Blocks, Transport};
+use fastred::algo::{binomial, halving_doubling, recursive_doubling, ring, Blocks, Transport};
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
 
 fn process_counts() -> Vec<usize> {
-    (1..=17).chain([32, 33, 64, 100]).collect()
+    (1..=40).chain([64, 96, 100, 127, 128, 129]).collect()
 }
 
 fn element_counts(p: usize) -> Vec<usize> {
@@ -107,6 +107,26 @@ fn recursive_doubling_allreduce() {
 }
 
 #[test]
+fn halving_doubling_allreduce() {
+    check_allreduce("rabenseifner", halving_doubling::allreduce);
+}
+
+#[test]
+fn binary_tree_allreduce() {
+    check_allreduce("tree", binomial::allreduce);
+}
+
+#[test]
+fn halving_doubling_reduce() {
+    check_reduce("rabenseifner", halving_doubling::reduce);
+}
+
+#[test]
+fn binary_tree_reduce_in_rank_order() {
+    check_reduce("tree (rank order)", binomial::reduce_in_rank_order);
+}
+
+#[test]
 fn ring_reduce() {
     check_reduce("ring", |t, op, b, root| ring::reduce(t, op, b, root));
 }
@@ -189,13 +209,28 @@ fn recursive_doubling_allreduce_is_rank_ordered() {
 }
 
 #[test]
-fn binomial_reduce_to_root_zero_is_rank_ordered() {
+fn binary_tree_reduce_is_rank_ordered_for_every_root() {
+    for p in process_counts().into_iter().filter(|&p| p <= 20 || p == 33) {
+        for root in roots(p) {
+            let got = InProcess::run(p, |t| {
+                let mut buf = to_bytes(&affine_input(t.rank(), 3));
+                binomial::reduce_in_rank_order(t, &AffineCompose, &mut buf, root).unwrap();
+                buf
+            });
+            assert_eq!(got[root], affine_rank_ordered(p, 3), "p={p} root={root}");
+        }
+    }
+}
+
+#[test]
+fn binary_tree_allreduce_is_rank_ordered() {
     for p in process_counts() {
         let got = InProcess::run(p, |t| {
-            let mut buf = to_bytes(&affine_input(t.rank(), 3));
-            binomial::reduce(t, &AffineCompose, &mut buf, 0).unwrap();
+            let mut buf = to_bytes(&affine_input(t.rank(), 2));
+            binomial::allreduce(t, &AffineCompose, &mut buf).unwrap();
             buf
         });
-        assert_eq!(got[0], affine_rank_ordered(p, 3), "p={p}");
+        let want = affine_rank_ordered(p, 2);
+        assert!(got.iter().all(|g| g == &want), "p={p}");
     }
 }

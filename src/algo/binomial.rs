@@ -1,15 +1,20 @@
-//! Binomial-tree reduce (Wikipedia, "Reduce (parallel pattern)", *Binomial
-//! tree algorithms*; Rabenseifner 2004 §3.3 "Binary Tree"): in step k the
-//! processes whose relative rank has bit k set send their partial result to the
-//! partner with that bit cleared and drop out. ⌈lg p⌉ steps of full vectors:
-//! the choice for short vectors.
+//! Binary (binomial) tree reduce and allreduce, Rabenseifner 2004 §3.3 and
+//! Wikipedia, "Reduce (parallel pattern)", *Binomial tree algorithms*: in step k
+//! the processes whose relative rank has bit k set send their partial result to
+//! the partner with that bit cleared and drop out. ⌈lg p⌉ steps of full
+//! vectors: T = ⌈lg p⌉(α_uni + nβ_uni + nγ), the choice for short vectors.
+//! Allreduce adds a binomial-tree broadcast: ⌈lg p⌉(2α_uni + 2nβ_uni + nγ).
+//!
+//! Combining is rank-ordered (left operand = lower ranks) when the tree is
+//! rooted at rank 0, so [`reduce_in_rank_order`] and [`allreduce`] serve
+//! non-commutative ops.
 
 use super::{absolute_rank, relative_rank, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 
-/// Reduce `buf` of all processes into `buf` at `root`. With root 0 the result is
-/// combined in rank order (left operand = lower ranks).
+/// Reduce `buf` of all processes into `buf` at `root` (tree rooted at `root`:
+/// rank order only relative to the root, so for commutative ops).
 pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
     let me = relative_rank(t.rank(), root, p);
@@ -28,4 +33,44 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
         distance <<= 1;
     }
     Ok(())
+}
+
+/// Reduce in rank order for any associative op: tree rooted at rank 0, then
+/// one more message to `root` if it is not rank 0.
+pub fn reduce_in_rank_order(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+    reduce(t, op, buf, 0)?;
+    match t.rank() {
+        _ if root == 0 => Ok(()),
+        0 => t.send(root, buf),
+        r if r == root => t.recv(0, buf),
+        _ => Ok(()),
+    }
+}
+
+/// Binomial-tree broadcast of `buf` from `root` (the reverse of [`reduce`]).
+pub fn broadcast(t: &impl Transport, buf: &mut [u8], root: usize) -> MpiResult {
+    let p = t.size();
+    let me = relative_rank(t.rank(), root, p);
+    let mut distance = 1;
+    while distance < p {
+        if me & distance != 0 {
+            t.recv(absolute_rank(me - distance, root, p), buf)?;
+            break;
+        }
+        distance <<= 1;
+    }
+    distance >>= 1;
+    while distance > 0 {
+        if me + distance < p {
+            t.send(absolute_rank(me + distance, root, p), buf)?;
+        }
+        distance >>= 1;
+    }
+    Ok(())
+}
+
+/// Allreduce: rank-ordered reduce to rank 0, then broadcast (§3.3).
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+    reduce(t, op, buf, 0)?;
+    broadcast(t, buf, 0)
 }

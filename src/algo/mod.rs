@@ -11,6 +11,8 @@
 //!   lower part is the left operand, so results are the same on every rank.
 
 pub mod binomial;
+pub mod halving_doubling;
+pub mod recursive_halving;
 pub mod recursive_doubling;
 pub mod ring;
 
@@ -90,7 +92,7 @@ impl Blocks {
 /// not overlap (used to send one block while receiving into another).
 pub fn split_read_write(buf: &mut [u8], read: Range<usize>, write: Range<usize>) -> (&[u8], &mut [u8]) {
     assert!(read.end <= write.start || write.end <= read.start, "overlapping ranges");
-    if read.start < write.start {
+    if read.end <= write.start {
         let (lo, hi) = buf.split_at_mut(write.start);
         (&lo[read], &mut hi[..write.end - write.start])
     } else {
@@ -129,6 +131,8 @@ mod tests {
         w.copy_from_slice(r);
         let (r, w) = split_read_write(&mut v, 7..9, 1..3);
         w.copy_from_slice(r);
+        let (r, w) = split_read_write(&mut v, 4..4, 4..6); // empty read where the write starts
+        assert_eq!((r.len(), w.len()), (0, 2));
         assert_eq!(v, vec![0, 2, 8, 3, 4, 0, 1, 2, 8, 9]);
     }
 }

@@ -1,0 +1,88 @@
+//! Recursive halving and doubling ("Rabenseifner's algorithm"), Rabenseifner
+//! 2004 §3.5: a reduce-scatter by recursive vector halving and distance
+//! doubling, then an allgather by vector doubling and distance halving
+//! (allreduce) or a binary-tree gather to the root (reduce).
+//!
+//! For p not a power of two, a first step removes r = p − p' processes
+//! (p' = 2^⌊lg p⌋): among the first 2r, each even rank sends the second half of
+//! its vector to rank+1 and receives the first half from it, both reduce their
+//! half, and the odd rank ships its half-result to rank−1 and sits out. For
+//! reduce, if the root is a removed process it swaps roles with its partner
+//! after the first reduction (no extra cost). Cost, power-of-two p:
+//! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
+
+use super::recursive_halving::{self, Group, Segments};
+use super::Transport;
+use crate::error::MpiResult;
+use crate::op::Reducer;
+
+/// The power-of-two group left after the removal step, and this process's place.
+struct Survivors {
+    /// Group rank → process.
+    members: Vec<usize>,
+    /// This process's group rank, if it survives.
+    me: Option<usize>,
+}
+
+/// The removal step (§3.5): pairs (2i, 2i+1), i < r, fold into one survivor
+/// (rank 2i, or the root if it is in the pair); the survivor's `buf` then holds
+/// the pair's reduction. `root` is `None` for allreduce.
+fn remove_extra(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: Option<usize>) -> MpiResult<Survivors> {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    let pof2 = 1 << p.ilog2();
+    let removed = p - pof2;
+    let survivor_of_pair = |i: usize| if root == Some(2 * i + 1) { 2 * i + 1 } else { 2 * i };
+    let members: Vec<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
+    if rank >= 2 * removed {
+        return Ok(Survivors { me: Some(rank - removed), members });
+    }
+    let (pair, is_even) = (rank / 2, rank % 2 == 0);
+    let partner = rank ^ 1;
+    let halves = Segments { n: buf.len() / esz };
+    let (mine, theirs) = if is_even { (0, 1) } else { (1, 0) };
+    let mut incoming = vec![0u8; halves.bytes(1, mine, esz).len()];
+    t.sendrecv(partner, &buf[halves.bytes(1, theirs, esz)], partner, &mut incoming)?;
+    op.reduce(&incoming, &mut buf[halves.bytes(1, mine, esz)], !is_even)?;
+    if survivor_of_pair(pair) == rank {
+        t.recv(partner, &mut buf[halves.bytes(1, theirs, esz)])?;
+        Ok(Survivors { me: Some(pair), members })
+    } else {
+        t.send(partner, &buf[halves.bytes(1, mine, esz)])?;
+        Ok(Survivors { me: None, members })
+    }
+}
+
+/// Allreduce `buf` in place; every rank ends with bit-identical data (each
+/// segment is reduced by one process and copied to the others).
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+    let esz = op.elem_size();
+    let seg = Segments { n: buf.len() / esz };
+    let survivors = remove_extra(t, op, buf, None)?;
+    if let Some(me) = survivors.me {
+        let group = Group { members: &survivors.members, me };
+        recursive_halving::reduce_scatter(t, op, buf, seg, &group)?;
+        recursive_halving::allgather(t, buf, seg, esz, &group)?;
+    }
+    // Hand the result to the removed processes.
+    let (rank, removed) = (t.rank(), t.size() - survivors.members.len());
+    if rank < 2 * removed {
+        if survivors.me.is_some() {
+            t.send(rank ^ 1, buf)?;
+        } else {
+            t.recv(rank ^ 1, buf)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reduce `buf` of all processes into `buf` at `root`.
+pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+    let esz = op.elem_size();
+    let seg = Segments { n: buf.len() / esz };
+    let survivors = remove_extra(t, op, buf, Some(root))?;
+    let Some(me) = survivors.me else { return Ok(()) };
+    let group = Group { members: &survivors.members, me };
+    recursive_halving::reduce_scatter(t, op, buf, seg, &group)?;
+    let target = survivors.members.iter().position(|&m| m == root).expect("the root survives the removal step");
+    recursive_halving::gather(t, buf, seg, esz, &group, target, root)
+}
