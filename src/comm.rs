@@ -6,6 +6,7 @@
 //! The attribute's delete callback frees both when the user frees the communicator.
 
 use crate::config::{parse_forced, Forced};
+use crate::select::Table;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{self, MPI_Comm};
 use once_cell::sync::OnceCell;
@@ -18,6 +19,8 @@ pub struct CommState {
     pub rank: usize,
     pub size: usize,
     pub forced: Forced,
+    /// The selection table, rank 0's (`FASTRED_TUNING`, or the default).
+    pub table: Table,
     /// Decisions already logged (collective, algorithm, size class).
     logged: Mutex<HashSet<String>>,
 }
@@ -84,11 +87,13 @@ pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
         check(ffi::PMPI_Comm_size(shadow, &mut size))?;
     }
     let forced = agree_on_forced(shadow, rank)?;
+    let table = agree_on_table(shadow, rank)?;
     let state = Box::into_raw(Box::new(CommState {
         shadow,
         rank: rank as usize,
         size: size as usize,
         forced,
+        table,
         logged: Mutex::new(HashSet::new()),
     }));
     // SAFETY: the attribute owns the Box from now on (freed in delete_attr).
@@ -108,6 +113,51 @@ fn agree_on_forced(shadow: MPI_Comm, rank: c_int) -> MpiResult<Forced> {
         log::warn!("FASTRED_ALGO differs from rank 0's; using rank 0's choice ({agreed:?}) on rank {rank}");
     }
     Ok(agreed)
+}
+
+/// Rank 0 reads `FASTRED_TUNING` (if set) and broadcasts the text; every rank
+/// parses the same text, so all choose alike. A file that cannot be read or
+/// parsed gives one warning (on rank 0) naming the line, then the default.
+fn agree_on_table(shadow: MPI_Comm, rank: c_int) -> MpiResult<Table> {
+    let (mut text, mut source) = (Vec::new(), String::new());
+    if rank == 0 {
+        if let Ok(path) = std::env::var("FASTRED_TUNING") {
+            match std::fs::read(&path) {
+                Ok(t) => (text, source) = (t, path),
+                Err(e) => log::warn!("FASTRED_TUNING={path}: cannot read it ({e}); using the default table"),
+            }
+        }
+    }
+    let text = broadcast_bytes(shadow, text)?;
+    let source = String::from_utf8_lossy(&broadcast_bytes(shadow, source.into_bytes())?).into_owned();
+    let len = text.len();
+    if len == 0 {
+        return Ok(Table::default_table());
+    }
+    match Table::parse(&String::from_utf8_lossy(&text), &source) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            if rank == 0 {
+                log::warn!("FASTRED_TUNING: {e}; using the default table");
+            }
+            Ok(Table::default_table())
+        }
+    }
+}
+
+/// Rank 0's `bytes`, on every rank. (Empty buffers are never handed to MPI:
+/// an empty Vec's dangling pointer is 0x1, which is Open MPI's MPI_IN_PLACE.)
+fn broadcast_bytes(shadow: MPI_Comm, mut bytes: Vec<u8>) -> MpiResult<Vec<u8>> {
+    let mut len = bytes.len() as u64;
+    // SAFETY: an 8-byte buffer, then one of `len` bytes; collective on the shadow communicator.
+    unsafe {
+        check(ffi::PMPI_Bcast((&mut len as *mut u64).cast(), 8, ffi::fr_byte(), 0, shadow))?;
+        bytes.resize(len as usize, 0);
+        if len > 0 {
+            check(ffi::PMPI_Bcast(bytes.as_mut_ptr().cast(), len as c_int, ffi::fr_byte(), 0, shadow))?;
+        }
+    }
+    Ok(bytes)
 }
 
 /// This process's own `FASTRED_ALGO`, parsed once (warnings printed once).

@@ -92,21 +92,24 @@ mod tests {
         assert_eq!(f.0, [Some(Ring); 4]);
         let (f, w) = parse_forced("allreduce:ring, reduce:binomial");
         assert!(w.is_empty());
-        assert_eq!(f.0, [Some(Ring), Some(Binomial), None, None]);
-        let (f, w) = parse_forced("binomial");
+        assert_eq!(f.0, [Some(Ring), Some(Tree), None, None]);
+        let (f, w) = parse_forced("tree");
         assert!(w.is_empty());
-        assert_eq!(f.0, [None, Some(Binomial), None, None]);
+        assert_eq!(f.0, [Some(Tree), Some(Tree), None, None]);
+        let (f, w) = parse_forced("recursive_doubling,rabenseifner");
+        assert!(w.is_empty());
+        assert_eq!(f.0, [Some(Rabenseifner), Some(Rabenseifner), None, None]);
         let (f, _) = parse_forced("native");
         assert_eq!(f.0, [Some(Native); 4]);
     }
 
     #[test]
     fn bad_items_warn_and_are_ignored() {
-        let (f, w) = parse_forced("warp_drive,allreduce:binomial,bogus:ring,reduce:ring");
+        let (f, w) = parse_forced("warp_drive,reduce_scatter:tree,bogus:ring,reduce:ring");
         assert_eq!(f.0, [None, Some(Ring), None, None]);
         assert_eq!(w.len(), 3);
         assert!(w[0].contains("unknown algorithm 'warp_drive'") && w[0].contains("recursive_doubling"));
-        assert!(w[1].contains("does not implement allreduce") && w[1].contains("ring"));
+        assert!(w[1].contains("does not implement reduce_scatter") && w[1].contains("ring"));
         assert!(w[2].contains("unknown collective 'bogus'"));
     }
 

@@ -13,7 +13,7 @@
 //! others run: it takes part with scratch buffers, then reports the error (with
 //! the class the running library uses) through the error handler.
 
-use crate::algo::{binomial, recursive_doubling, ring, Blocks};
+use crate::algo::{binomial, halving_doubling, recursive_doubling, ring, Blocks};
 use crate::comm::{self, CommState};
 use crate::config::{self, Forced};
 use crate::error::{MpiError, MpiResult};
@@ -96,6 +96,7 @@ struct Plan {
     state: &'static CommState,
     algorithm: Algorithm,
     reducer: AnyReducer,
+    commutative: bool,
     /// Per-rank blocks in elements (reduce-scatter), or one block of the whole vector.
     blocks: Blocks,
     /// This rank's input: in the receive buffer (MPI_IN_PLACE), in the send
@@ -276,6 +277,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         return Err(Fallback("root out of range"));
     }
 
+    let builtin_op = matches!(types::resolve_op(call.op), Ok(OpInfo::Builtin(_)));
     let (reducer, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
         OpInfo::Builtin(kind) => {
             let elem = types::resolve_datatype(call.datatype).map_err(Fallback)?;
@@ -295,9 +297,9 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let own_block_bytes = if blocks.len() == p { blocks.count(rank as usize) * esz } else { total_bytes };
     let (input, output, local_error) = check_buffers(call, rank, total_bytes, own_block_bytes);
     let state = comm::state_of(call.comm)?;
-    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative };
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op };
     let forced = state.forced.get(call.coll);
-    let choice = select::choose(&shape, forced);
+    let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
         log::warn!(
             "FASTRED_ALGO={} cannot run this {} call (it needs a commutative op); using {} instead",
@@ -317,7 +319,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     if choice.algorithm == Algorithm::Native {
         return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
     }
-    Ok(Plan { state, algorithm: choice.algorithm, reducer, blocks, input, output, local_error })
+    Ok(Plan { state, algorithm: choice.algorithm, reducer, commutative, blocks, input, output, local_error })
 }
 
 fn rank_of(comm: MPI_Comm) -> c_int {
@@ -420,11 +422,15 @@ fn execute(call: &Call, plan: &Plan) -> MpiResult {
                 work.fill(0); // in place, but the receive buffer is unusable
             }
             let root = call.root as usize;
-            match plan.algorithm {
-                Algorithm::RecursiveDoubling => recursive_doubling::allreduce(&t, op, work),
-                Algorithm::Binomial => binomial::reduce(&t, op, work, root),
-                _ if call.coll == Collective::Reduce => ring::reduce(&t, op, work, root),
-                _ => ring::allreduce(&t, op, work),
+            match (call.coll, plan.algorithm) {
+                (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(&t, op, work),
+                (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(&t, op, work),
+                (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(&t, op, work),
+                (Collective::Allreduce, _) => ring::allreduce(&t, op, work),
+                (_, Algorithm::Tree) if plan.commutative => binomial::reduce(&t, op, work, root),
+                (_, Algorithm::Tree) => binomial::reduce_in_rank_order(&t, op, work, root),
+                (_, Algorithm::Rabenseifner) => halving_doubling::reduce(&t, op, work, root),
+                _ => ring::reduce(&t, op, work, root),
             }
         }
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {

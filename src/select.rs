@@ -1,8 +1,7 @@
-//! Algorithm selection: a pure function of the call's shape, testable without MPI.
-//!
-//! The default rule is a first cut (Rabenseifner 2004 §4 in spirit: latency-
-//! bound algorithms for short vectors, bandwidth-optimal ones for long); the
-//! full table-driven selector with δ_expo,max arrives with the Rabenseifner family.
+//! Algorithm selection: a pure function of the call's shape, the forced
+//! choice (`FASTRED_ALGO`) and a rule table (Rabenseifner 2004 §4), testable
+//! without MPI. The rules are data (`src/tuning/default.table`, or the file
+//! named by `FASTRED_TUNING`), not code.
 
 use std::fmt;
 
@@ -19,7 +18,7 @@ impl Collective {
     pub const ALL: [Collective; 4] =
         [Collective::Allreduce, Collective::Reduce, Collective::ReduceScatter, Collective::ReduceScatterBlock];
 
-    /// The name used in `FASTRED_ALGO` and in logs.
+    /// The name used in `FASTRED_ALGO`, tables and logs.
     pub fn name(self) -> &'static str {
         match self {
             Collective::Allreduce => "allreduce",
@@ -48,25 +47,45 @@ impl Collective {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     Native,
-    Ring,
-    Binomial,
+    /// Binary tree, §3.3 (reduce; allreduce = reduce + broadcast).
+    Tree,
+    /// Recursive doubling, §3.4 (allreduce).
     RecursiveDoubling,
+    /// Recursive halving and doubling, §3.5.
+    Rabenseifner,
+    /// Binary blocks, §3.6.
+    BinaryBlocks,
+    /// Pairwise-exchange reduce-scatter + ring allgather / gather, §3.7.
+    Ring,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [Algorithm::Native, Algorithm::Ring, Algorithm::Binomial, Algorithm::RecursiveDoubling];
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Native,
+        Algorithm::Tree,
+        Algorithm::RecursiveDoubling,
+        Algorithm::Rabenseifner,
+        Algorithm::BinaryBlocks,
+        Algorithm::Ring,
+    ];
 
-    /// The name used in `FASTRED_ALGO` and in logs.
+    /// The name used in `FASTRED_ALGO`, tables and logs.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Native => "native",
-            Algorithm::Ring => "ring",
-            Algorithm::Binomial => "binomial",
+            Algorithm::Tree => "tree",
             Algorithm::RecursiveDoubling => "recursive_doubling",
+            Algorithm::Rabenseifner => "rabenseifner",
+            Algorithm::BinaryBlocks => "binary_blocks",
+            Algorithm::Ring => "ring",
         }
     }
 
+    /// Also accepts `binomial` for the tree (its name before the Rabenseifner family).
     pub fn from_name(s: &str) -> Option<Algorithm> {
+        if s == "binomial" {
+            return Some(Algorithm::Tree);
+        }
         Algorithm::ALL.iter().copied().find(|a| a.name() == s)
     }
 
@@ -75,16 +94,21 @@ impl Algorithm {
         use Collective::*;
         match self {
             Algorithm::Native | Algorithm::Ring => true,
-            Algorithm::Binomial => coll == Reduce,
+            Algorithm::Tree | Algorithm::Rabenseifner => matches!(coll, Allreduce | Reduce),
+            Algorithm::BinaryBlocks => false,
             Algorithm::RecursiveDoubling => coll == Allreduce,
         }
     }
 
-    /// Whether this algorithm can run a call with these traits.
+    /// Whether the algorithm combines strictly in rank order (so it can run
+    /// non-commutative ops).
+    pub fn preserves_rank_order(self) -> bool {
+        matches!(self, Algorithm::Native | Algorithm::Tree | Algorithm::RecursiveDoubling)
+    }
+
+    /// Whether this algorithm can run a call of this shape.
     pub fn can_run(self, shape: &Shape) -> bool {
-        // All current algorithms combine in an order other than rank order
-        // somewhere, so they need a commutative op.
-        self == Algorithm::Native || (self.implements(shape.coll) && shape.commutative)
+        self.implements(shape.coll) && (shape.commutative || self.preserves_rank_order())
     }
 
     /// The algorithms valid in `FASTRED_ALGO` for `coll`, for messages.
@@ -110,6 +134,160 @@ pub struct Shape {
     /// Processes.
     pub procs: usize,
     pub commutative: bool,
+    /// A predefined op (fastred's kernels) rather than a user function.
+    pub builtin_op: bool,
+}
+
+/// δ_expo,max (Rabenseifner 2004 §3.6, footnote 2): the largest difference of
+/// two consecutive exponents in the binary representation of p, e.g.
+/// 100 = 2^6 + 2^5 + 2^2 → 3. A power of two has one exponent and no
+/// consecutive pair: 0, matching that binary blocks is then exactly halving &
+/// doubling with no imbalance.
+pub fn delta_expo_max(p: usize) -> u32 {
+    let exponents: Vec<u32> = (0..usize::BITS).rev().filter(|e| p >> e & 1 == 1).collect();
+    exponents.windows(2).map(|w| w[0] - w[1]).max().unwrap_or(0)
+}
+
+/// Rabenseifner §4: binary blocks beats halving & doubling on the T3E when
+/// δ_expo,max < lg(bytes)/2 − 2.5.
+pub fn binary_blocks_rule(bytes: usize, procs: usize) -> bool {
+    bytes > 0 && (delta_expo_max(procs) as f64) < (bytes as f64).log2() / 2.0 - 2.5
+}
+
+/// A condition of a table rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Condition {
+    Pow2,
+    NonPow2,
+    Few,
+    Commutative,
+    NonCommutative,
+    Builtin,
+    UserOp,
+    BinaryBlocksRule,
+}
+
+impl Condition {
+    const NAMES: [(&'static str, Condition); 8] = [
+        ("pow2", Condition::Pow2),
+        ("nonpow2", Condition::NonPow2),
+        ("few", Condition::Few),
+        ("commutative", Condition::Commutative),
+        ("noncommutative", Condition::NonCommutative),
+        ("builtin", Condition::Builtin),
+        ("userop", Condition::UserOp),
+        ("binary_blocks_rule", Condition::BinaryBlocksRule),
+    ];
+
+    fn holds(self, s: &Shape) -> bool {
+        match self {
+            Condition::Pow2 => s.procs.is_power_of_two(),
+            Condition::NonPow2 => !s.procs.is_power_of_two(),
+            Condition::Few => s.elems < s.procs,
+            Condition::Commutative => s.commutative,
+            Condition::NonCommutative => !s.commutative,
+            Condition::Builtin => s.builtin_op,
+            Condition::UserOp => !s.builtin_op,
+            Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
+        }
+    }
+}
+
+/// One line of a selection table.
+#[derive(Clone, Debug, PartialEq)]
+struct Rule {
+    coll: Option<Collective>,
+    bytes: (usize, usize),
+    procs: (usize, usize),
+    conditions: Vec<Condition>,
+    algorithm: Algorithm,
+    line: usize,
+    text: String,
+}
+
+/// A parsed selection table (see `src/tuning/default.table` for the format).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    rules: Vec<Rule>,
+    /// Where it came from, for messages ("default" or a path).
+    pub source: String,
+}
+
+/// The default table, compiled in.
+pub const DEFAULT_TABLE: &str = include_str!("tuning/default.table");
+
+fn parse_size(s: &str, suffixes: bool) -> Option<usize> {
+    let (digits, mult) = match s.as_bytes().last()? {
+        b'K' | b'k' if suffixes => (&s[..s.len() - 1], 1024),
+        b'M' | b'm' if suffixes => (&s[..s.len() - 1], 1024 * 1024),
+        _ => (s, 1),
+    };
+    digits.parse::<usize>().ok()?.checked_mul(mult)
+}
+
+fn parse_range(s: &str, suffixes: bool) -> Option<(usize, usize)> {
+    if s == "*" {
+        return Some((0, usize::MAX));
+    }
+    match s.split_once('-') {
+        Some((lo, "")) => Some((parse_size(lo, suffixes)?, usize::MAX)),
+        Some((lo, hi)) => Some((parse_size(lo, suffixes)?, parse_size(hi, suffixes)?)),
+        None => parse_size(s, suffixes).map(|n| (n, n)),
+    }
+}
+
+impl Table {
+    /// Parse a table; errors name the line.
+    pub fn parse(text: &str, source: &str) -> Result<Table, String> {
+        let mut rules = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let err = |what: String| format!("{source}: line {line}: {what}: '{content}'");
+            let cols: Vec<&str> = content.split_whitespace().collect();
+            let [coll, bytes, procs, conds, algo] = cols[..] else {
+                return Err(err(format!("expected 5 columns, found {}", cols.len())));
+            };
+            let coll = match coll {
+                "*" => None,
+                c => Some(Collective::from_name(c).ok_or_else(|| err(format!("unknown collective '{c}'")))?),
+            };
+            let bytes = parse_range(bytes, true).ok_or_else(|| err(format!("bad byte range '{bytes}'")))?;
+            let procs = parse_range(procs, false).ok_or_else(|| err(format!("bad process range '{procs}'")))?;
+            let conditions = if conds == "-" {
+                vec![]
+            } else {
+                conds
+                    .split(',')
+                    .map(|c| {
+                        Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'")))
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            let algorithm = Algorithm::from_name(algo).ok_or_else(|| err(format!("unknown algorithm '{algo}'")))?;
+            rules.push(Rule { coll, bytes, procs, conditions, algorithm, line, text: content.split_whitespace().collect::<Vec<_>>().join(" ") });
+        }
+        Ok(Table { rules, source: source.to_string() })
+    }
+
+    /// The compiled-in default table.
+    pub fn default_table() -> Table {
+        Table::parse(DEFAULT_TABLE, "default table").expect("the default table parses")
+    }
+
+    /// The first rule that matches `shape` and whose algorithm can run it.
+    fn lookup(&self, s: &Shape) -> Option<&Rule> {
+        self.rules.iter().find(|r| {
+            r.coll.is_none_or(|c| c == s.coll)
+                && (r.bytes.0..=r.bytes.1).contains(&s.bytes)
+                && (r.procs.0..=r.procs.1).contains(&s.procs)
+                && r.conditions.iter().all(|c| c.holds(s))
+                && r.algorithm.can_run(s)
+        })
+    }
 }
 
 /// The selector's answer and why.
@@ -121,65 +299,113 @@ pub struct Choice {
     pub override_ignored: bool,
 }
 
-/// Vectors up to this size are latency-bound (Rabenseifner §4: "≤ 1 KiB").
-pub const SHORT_VECTOR_BYTES: usize = 2048;
-
-/// Choose an algorithm for `shape`; `forced` is the agreed `FASTRED_ALGO` choice.
-pub fn choose(shape: &Shape, forced: Option<Algorithm>) -> Choice {
+/// Choose an algorithm for `shape`: the forced one if it can run the call,
+/// else the table's first applicable rule, else the MPI library.
+pub fn choose(shape: &Shape, forced: Option<Algorithm>, table: &Table) -> Choice {
     let mut override_ignored = false;
     if let Some(a) = forced {
-        if a.can_run(shape) {
+        if a == Algorithm::Native || a.can_run(shape) {
             return Choice { algorithm: a, reason: "forced by FASTRED_ALGO".into(), override_ignored };
         }
         override_ignored = true;
     }
-    let (algorithm, reason) = default_choice(shape);
-    Choice { algorithm, reason: reason.into(), override_ignored }
-}
-
-fn default_choice(s: &Shape) -> (Algorithm, &'static str) {
-    if !s.commutative {
-        return (Algorithm::Native, "non-commutative op: no order-preserving algorithm yet");
-    }
-    let short = s.bytes <= SHORT_VECTOR_BYTES || s.elems < s.procs;
-    match s.coll {
-        Collective::Allreduce if short => (Algorithm::RecursiveDoubling, "short vector: recursive doubling (lg p latencies)"),
-        Collective::Reduce if short => (Algorithm::Binomial, "short vector: binomial tree (lg p latencies)"),
-        Collective::Allreduce | Collective::Reduce => (Algorithm::Ring, "long vector: ring (bandwidth-optimal for any p)"),
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => (Algorithm::Ring, "pairwise-exchange reduce-scatter"),
+    match table.lookup(shape) {
+        Some(rule) => Choice {
+            algorithm: rule.algorithm,
+            reason: format!("{} line {}: {}", table.source, rule.line, rule.text),
+            override_ignored,
+        },
+        None => Choice { algorithm: Algorithm::Native, reason: format!("no rule of the {} applies", table.source), override_ignored },
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Algorithm::*;
+    use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true }
+    }
+
+    fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
+        choose(&shape(coll, bytes, procs), None, &Table::default_table()).algorithm
     }
 
     #[test]
-    fn short_and_long_vectors() {
-        assert_eq!(choose(&shape(Collective::Allreduce, 64, 8), None).algorithm, Algorithm::RecursiveDoubling);
-        assert_eq!(choose(&shape(Collective::Allreduce, 1 << 20, 8), None).algorithm, Algorithm::Ring);
-        assert_eq!(choose(&shape(Collective::Reduce, 64, 8), None).algorithm, Algorithm::Binomial);
-        assert_eq!(choose(&shape(Collective::Reduce, 1 << 20, 8), None).algorithm, Algorithm::Ring);
-        assert_eq!(choose(&shape(Collective::ReduceScatter, 8, 8), None).algorithm, Algorithm::Ring);
-        // Fewer elements than processes: latency-bound whatever the bytes.
-        assert_eq!(choose(&shape(Collective::Allreduce, 8 * 50, 100), None).algorithm, Algorithm::RecursiveDoubling);
+    fn delta_expo_max_matches_the_paper() {
+        for (p, d) in [(96, 1), (60, 1), (61, 2), (80, 2), (235, 2), (251, 2), (36, 3), (77, 3), (100, 3)] {
+            assert_eq!(delta_expo_max(p), d, "p={p}");
+        }
+        for p in [1, 2, 64, 1024] {
+            assert_eq!(delta_expo_max(p), 0, "power of two {p}");
+        }
+        assert_eq!(delta_expo_max(3), 1);
+        assert_eq!(delta_expo_max(0b1000001), 6);
+    }
+
+    #[test]
+    fn default_table_follows_section_4() {
+        assert_eq!(pick(Allreduce, 32, 13), RecursiveDoubling);
+        assert_eq!(pick(Allreduce, 512, 16), RecursiveDoubling);
+        assert_eq!(pick(Allreduce, 512, 13), Tree);
+        assert_eq!(pick(Reduce, 512, 13), Tree);
+        assert_eq!(pick(Allreduce, 1 << 20, 64), Rabenseifner);
+        assert_eq!(pick(Reduce, 1 << 20, 64), Rabenseifner);
+        assert_eq!(pick(Allreduce, 1 << 20, 7), Ring);
+        assert_eq!(pick(Allreduce, 4096, 7), Rabenseifner);
+        assert_eq!(pick(ReduceScatter, 1 << 20, 7), Ring);
+        // Binary blocks needs ≥ 16 KiB, p > 32 and δ_expo,max < lg(bytes)/2 − 2.5.
+        // 96 processes (δ = 1): 32 KiB gives lg/2 − 2.5 = 5 > 1.
+        assert_eq!(pick(Allreduce, 32 << 10, 96), if BinaryBlocks.implements(Allreduce) { BinaryBlocks } else { Rabenseifner });
+        // 100 processes (δ = 3), 1 KiB·2 = 2 KiB: 5.5 − 2.5 = 3, not < 3 → not binary blocks.
+        assert_eq!(pick(Allreduce, 2048, 100), Rabenseifner);
+        assert!(binary_blocks_rule(1 << 14, 100)); // 7 − 2.5 = 4.5 > 3
+        assert!(!binary_blocks_rule(1 << 11, 100));
+    }
+
+    #[test]
+    fn non_commutative_and_few_elements() {
+        let mut s = shape(Allreduce, 1 << 20, 12);
+        s.commutative = false;
+        s.builtin_op = false;
+        assert_eq!(choose(&s, None, &Table::default_table()).algorithm, RecursiveDoubling);
+        s.coll = Reduce;
+        assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Tree);
+        s.coll = ReduceScatter;
+        assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true };
+        assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 
     #[test]
     fn forced_choices_and_their_limits() {
-        let c = choose(&shape(Collective::Allreduce, 64, 8), Some(Algorithm::Ring));
-        assert_eq!((c.algorithm, c.override_ignored), (Algorithm::Ring, false));
-        let c = choose(&shape(Collective::Reduce, 64, 8), Some(Algorithm::RecursiveDoubling));
-        assert_eq!((c.algorithm, c.override_ignored), (Algorithm::Binomial, true));
-        let mut s = shape(Collective::Allreduce, 1 << 20, 8);
+        let t = Table::default_table();
+        let c = choose(&shape(Allreduce, 64, 8), Some(Ring), &t);
+        assert_eq!((c.algorithm, c.override_ignored), (Ring, false));
+        let c = choose(&shape(Reduce, 64, 8), Some(RecursiveDoubling), &t);
+        assert_eq!((c.algorithm, c.override_ignored), (Tree, true));
+        let mut s = shape(Allreduce, 1 << 20, 8);
         s.commutative = false;
-        let c = choose(&s, Some(Algorithm::Ring));
-        assert_eq!((c.algorithm, c.override_ignored), (Algorithm::Native, true));
-        assert_eq!(choose(&s, Some(Algorithm::Native)).algorithm, Algorithm::Native);
+        let c = choose(&s, Some(Ring), &t);
+        assert_eq!((c.algorithm, c.override_ignored), (RecursiveDoubling, true));
+        assert_eq!(choose(&s, Some(Native), &t).algorithm, Native);
+    }
+
+    #[test]
+    fn tables_parse_with_line_numbered_errors() {
+        let t = Table::parse("# c\nallreduce 1K-2M 3-  pow2,commutative ring\n* * * - tree\n", "t").unwrap();
+        assert_eq!(t.rules.len(), 2);
+        assert_eq!((t.rules[0].bytes, t.rules[0].procs, t.rules[0].line), ((1024, 2 << 20), (3, usize::MAX), 2));
+        assert_eq!(choose(&shape(Allreduce, 4096, 8), None, &t).algorithm, Ring);
+        assert_eq!(choose(&shape(Allreduce, 4096, 7), None, &t).algorithm, Tree);
+        assert!(choose(&shape(Allreduce, 4096, 7), None, &t).reason.contains("t line 3"));
+        let e = Table::parse("\nallreduce * * - warp\n", "f").unwrap_err();
+        assert!(e.contains("f: line 2") && e.contains("unknown algorithm 'warp'"), "{e}");
+        let e = Table::parse("allreduce * *\n", "f").unwrap_err();
+        assert!(e.contains("line 1") && e.contains("expected 5 columns"), "{e}");
+        assert!(Table::parse("reduce 1X * - tree", "f").unwrap_err().contains("bad byte range"));
     }
 
     #[test]
@@ -187,9 +413,9 @@ mod tests {
         for a in Algorithm::ALL {
             assert_eq!(Algorithm::from_name(a.name()), Some(a));
         }
+        assert_eq!(Algorithm::from_name("binomial"), Some(Tree));
         for c in Collective::ALL {
             assert_eq!(Collective::from_name(c.name()), Some(c));
         }
-        assert_eq!(Algorithm::names_for(Collective::Reduce), vec!["native", "ring", "binomial"]);
     }
 }

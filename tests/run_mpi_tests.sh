@@ -107,12 +107,18 @@ echo "== [$flavour] FASTRED_ALGO"
 q=quick
 check "algo-ring-np5" 600 "allreduce of [0-9]+ B on 5 processes: ring \(forced" 5 \
     $P FASTRED_ALGO=ring FASTRED_LOG=debug "$out/collectives" own $q
-check "algo-rd-binomial-np6" 600 "reduce of [0-9]+ B on 6 processes: binomial \(forced" 6 \
+check "algo-rd-binomial-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-rd-long-np3" 600 "allreduce of [0-9]{5,} B on 3 processes: recursive_doubling \(forced" 3 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_LOG=debug "$out/collectives" own $q
+for np in 3 4 7; do
+    check "algo-rabenseifner-np$np" 600 "allreduce of [0-9]{5,} B on $np processes: rabenseifner \(forced AND reduce of [0-9]{5,} B on $np processes: rabenseifner \(forced" $np \
+        $P FASTRED_ALGO=rabenseifner FASTRED_LOG=debug "$out/collectives" own $q
+    check "algo-tree-np$np" 600 "allreduce of [0-9]{5,} B on $np processes: tree \(forced" $np \
+        $P FASTRED_ALGO=tree FASTRED_LOG=debug "$out/collectives" own $q
+done
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
-check "algo-unknown-name-np3" 300 "unknown algorithm 'warp_drive'.*valid: native, ring" 3 \
+check "algo-unknown-name-np3" 300 "unknown algorithm 'warp_drive'.*valid: native, tree, recursive_doubling, rabenseifner" 3 \
     $P FASTRED_ALGO=warp_drive,reduce:recursive_doubling "$out/collectives" own $q
 check "algo-wrong-collective-np3" 300 "'recursive_doubling' does not implement reduce" 3 \
     $P FASTRED_ALGO=reduce:recursive_doubling "$out/collectives" own $q
@@ -126,14 +132,16 @@ for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$o
 for np in 1 2 3 4; do check "errors-np$np" 300 "errors: OK" "$np" $P "$out/errors"; done
 for np in 1 2 3 4; do check "fallback-np$np" 300 "fallback: OK" "$np" $P "$out/fallback"; done
 check "fallback-logged-np2" 300 "handed to PMPI_Allreduce: intercommunicator" 2 $P FASTRED_LOG=debug "$out/fallback"
+check "noncommutative-forced-ring-np3" 300 "fallback: OK AND FASTRED_ALGO=ring cannot run this allreduce call" 3 \
+    $P FASTRED_ALGO=ring "$out/fallback"
 
 echo "== [$flavour] Fortran (mpif.h, use mpi, use mpi_f08), preloaded and linked"
 for b in F77 MPI F08; do
     for np in 1 3 4; do
-        check "fortran-$b-np$np" 300 "rank 0\] allreduce of 20000 B on $np processes: ring" "$np" \
+        check "fortran-$b-np$np" 300 "fortran: OK AND rank 0\] allreduce of 20000 B on $np processes: (tree|recursive_doubling|rabenseifner|binary_blocks|ring) \(" "$np" \
             $P FASTRED_LOG=debug "$out/fortran_$b"
     done
-    check "fortran-$b-linked-np3" 300 "rank 0\] reduce_scatter of [0-9]+ B on 3 processes: ring" 3 \
+    check "fortran-$b-linked-np3" 300 "fortran: OK AND rank 0\] reduce_scatter of [0-9]+ B on 3 processes: ring \(" 3 \
         env FASTRED_LOG=debug "$out/fortran_${b}_linked"
 done
 

@@ -18,6 +18,17 @@ pub struct PmpiTransport {
     size: usize,
 }
 
+/// A pointer MPI may see for `data`: an empty slice's pointer is dangling (0x1
+/// for bytes), and 0x1 is Open MPI's MPI_IN_PLACE, so empty buffers point here.
+fn buf_ptr(data: &[u8]) -> *const std::os::raw::c_void {
+    static EMPTY: u8 = 0;
+    if data.is_empty() { (&EMPTY as *const u8).cast() } else { data.as_ptr().cast() }
+}
+
+fn buf_mut_ptr(data: &mut [u8]) -> *mut std::os::raw::c_void {
+    if data.is_empty() { buf_ptr(data) as *mut _ } else { data.as_mut_ptr().cast() }
+}
+
 fn check(rc: c_int) -> MpiResult {
     if rc == ffi::SUCCESS { Ok(()) } else { Err(MpiError(rc)) }
 }
@@ -36,7 +47,7 @@ impl PmpiTransport {
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: `piece` outlives the request (waited on before returning).
             check(unsafe {
-                ffi::PMPI_Isend(piece.as_ptr().cast(), piece.len() as c_int, self.byte, to as c_int, TAG, self.comm, req.as_mut_ptr())
+                ffi::PMPI_Isend(buf_ptr(piece), piece.len() as c_int, self.byte, to as c_int, TAG, self.comm, req.as_mut_ptr())
             })?;
             reqs.push(unsafe { req.assume_init() });
         }
@@ -48,7 +59,7 @@ impl PmpiTransport {
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: as above.
             check(unsafe {
-                ffi::PMPI_Irecv(piece.as_mut_ptr().cast(), piece.len() as c_int, self.byte, from as c_int, TAG, self.comm, req.as_mut_ptr())
+                ffi::PMPI_Irecv(buf_mut_ptr(piece), piece.len() as c_int, self.byte, from as c_int, TAG, self.comm, req.as_mut_ptr())
             })?;
             reqs.push(unsafe { req.assume_init() });
         }
@@ -72,7 +83,7 @@ impl Transport for PmpiTransport {
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
         if data.len() <= PIECE {
             // SAFETY: valid buffer of data.len() bytes.
-            return check(unsafe { ffi::PMPI_Send(data.as_ptr().cast(), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) });
+            return check(unsafe { ffi::PMPI_Send(buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) });
         }
         let mut reqs = Vec::new();
         self.isend_pieces(to, data, &mut reqs)?;
@@ -83,7 +94,7 @@ impl Transport for PmpiTransport {
         if buf.len() <= PIECE {
             // SAFETY: valid buffer of buf.len() bytes.
             return check(unsafe {
-                ffi::PMPI_Recv(buf.as_mut_ptr().cast(), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
+                ffi::PMPI_Recv(buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
             });
         }
         let mut reqs = Vec::new();
@@ -96,8 +107,8 @@ impl Transport for PmpiTransport {
             // SAFETY: valid buffers of the given lengths.
             return check(unsafe {
                 ffi::PMPI_Sendrecv(
-                    data.as_ptr().cast(), data.len() as c_int, self.byte, to as c_int, TAG,
-                    buf.as_mut_ptr().cast(), buf.len() as c_int, self.byte, from as c_int, TAG,
+                    buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG,
+                    buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG,
                     self.comm, ffi::RSMPI_STATUS_IGNORE,
                 )
             });

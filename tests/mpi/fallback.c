@@ -1,7 +1,8 @@
 /*
  * What fastred hands to the MPI library, and what it keeps: results are right
  * either way, and the counters show which path ran.
- *  - non-commutative user op (2x2 matrix product): library, rank-ordered result
+ *  - non-commutative user op (2x2 matrix product): fastred's order-preserving
+ *    algorithms (recursive doubling, binary tree), rank-ordered result
  *  - commutative user op: fastred (through PMPI_Reduce_local)
  *  - non-contiguous derived datatype: library
  *  - contiguous derived datatype with a user op: fastred (both libraries
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
     MPI_Op op_mat;
     MPI_Op_create(matmul, 0, &op_mat);
     long m[2][4], r[2][4], want[4] = {1, 0, 0, 1};
-    for (int k = 0; k < 2; k++) { m[k][0] = 1 + t_rank; m[k][1] = t_rank + k + 1; m[k][2] = k; m[k][3] = 2; }
+    for (int k = 0; k < 2; k++) { m[k][0] = 1 + t_rank; m[k][1] = t_rank + 1; m[k][2] = 0; m[k][3] = 2; }
     for (int q = 0; q < p; q++) { /* serial rank-ordered product of element 0 */
         long a[4] = {1 + q, q + 1, 0, 2}, c[4];
         c[0] = (want[0] * a[0] + want[1] * a[2]) % MOD; c[1] = (want[0] * a[1] + want[1] * a[3]) % MOD;
@@ -67,11 +68,20 @@ int main(int argc, char **argv) {
     own0 = own(0); fb0 = fb(0);
     MPI_Allreduce(m, r, 2, mat, op_mat, MPI_COMM_WORLD);
     CHECK(memcmp(r[0], want, sizeof want) == 0, "non-commutative allreduce is not rank-ordered");
-    if (loaded) CHECK(fb(0) == fb0 + 1 && own(0) == own0, "non-commutative op did not go to the library");
+    if (loaded) CHECK(own(0) == own0 + 1 && fb(0) == fb0, "non-commutative allreduce did not run on fastred");
     own0 = own(1); fb0 = fb(1);
     MPI_Reduce(m, r, 2, mat, op_mat, 0, MPI_COMM_WORLD);
     if (t_rank == 0) CHECK(memcmp(r[0], want, sizeof want) == 0, "non-commutative reduce is not rank-ordered");
-    if (loaded) CHECK(fb(1) == fb0 + 1 && own(1) == own0, "non-commutative reduce did not go to the library");
+    if (loaded) CHECK(own(1) == own0 + 1 && fb(1) == fb0, "non-commutative reduce did not run on fastred");
+    /* Every root, long and short. */
+    for (int root = 0; root < p; root++) {
+        static long big[2000][4], res[2000][4];
+        for (i = 0; i < 2000; i++) memcpy(big[i], m[0], sizeof m[0]);
+        MPI_Reduce(big, res, 2000, mat, op_mat, root, MPI_COMM_WORLD);
+        if (t_rank == root) CHECK(memcmp(res[1999], want, sizeof want) == 0, "non-commutative reduce to root %d", root);
+        MPI_Allreduce(big, res, 2000, mat, op_mat, MPI_COMM_WORLD);
+        CHECK(memcmp(res[7], want, sizeof want) == 0, "non-commutative long allreduce");
+    }
 
     /* Commutative user op: fastred's own algorithms. */
     MPI_Op op_abs;
