@@ -6,10 +6,21 @@
 #include <stdint.h>
 
 /**
+ * Algorithm index for the functions below: 0 native (calls handed to the MPI
+ * library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks, 5 ring.
+ */
+typedef int FastredAlgorithm;
+
+/**
  * Collective index for the functions below: 0 allreduce, 1 reduce,
  * 2 reduce_scatter, 3 reduce_scatter_block.
  */
 typedef int FastredCollective;
+
+/**
+ * Counters of one collective × algorithm in this process.
+ */
+typedef Counters FastredCounters;
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +35,20 @@ const char *fastred_version(void);
  * The MPI this build is for: "mpich" or "openmpi" (NUL-terminated).
  */
 const char *fastred_mpi_flavour(void);
+
+/**
+ * The `FASTRED_ALGO` name of algorithm `a` (NUL-terminated), or NULL.
+ */
+const char *fastred_algorithm_name(FastredAlgorithm a);
+
+/**
+ * Copy this process's counters for collective `c` run with algorithm `a` to
+ * `*out`. Returns 0, or -1 for an unknown `c` or `a` or a NULL `out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one `FastredCounters`.
+ */
+int fastred_counters(FastredCollective c, FastredAlgorithm a, FastredCounters *out);
 
 /**
  * Calls of collective `c` in this process that ran one of fastred's own

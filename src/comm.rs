@@ -39,7 +39,7 @@ fn check(rc: c_int) -> MpiResult {
 }
 
 /// Duplicates of the user's communicator do not inherit fastred's state.
-unsafe extern "C" fn copy_attr(
+pub(crate) unsafe extern "C" fn copy_attr(
     _old: MPI_Comm, _keyval: c_int, _extra: *mut c_void, _in: *mut c_void, _out: *mut c_void, flag: *mut c_int,
 ) -> c_int {
     *flag = 0;

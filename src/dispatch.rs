@@ -21,6 +21,7 @@ use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
 use crate::select::{self, Algorithm, Collective, Shape};
 use crate::stats;
+use crate::transport::counting::{Counting, Traffic};
 use crate::transport::pmpi::PmpiTransport;
 use crate::types::{self, OpInfo};
 use once_cell::sync::{Lazy, OnceCell};
@@ -28,6 +29,7 @@ use std::collections::HashSet;
 use std::os::raw::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Element counts as the MPI function received them.
 #[derive(Clone, Copy, Debug)]
@@ -124,7 +126,12 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
     let planned = catch_unwind(AssertUnwindSafe(|| plan(call)));
     let result = match planned {
         Ok(Ok(plan)) => {
+            let start = Instant::now();
             let done = catch_unwind(AssertUnwindSafe(|| execute(call, &plan))).unwrap_or_else(|_| Err(internal_error()));
+            let done = done.map(|traffic| {
+                let bytes = plan.blocks.total() * plan.reducer.elem_size();
+                stats::record(call.coll, plan.algorithm, bytes, traffic, start.elapsed().as_nanos() as u64);
+            });
             match (done, plan.local_error) {
                 (Ok(()), Some((class, message))) => {
                     let code = crate::errors::code_for(class, &format!("{}: {message}", call.coll.mpi_name()));
@@ -135,8 +142,10 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
         }
         Ok(Err(NotOurs::Fallback(reason))) => {
             log_fallback(call.coll, reason);
-            stats::count_fallback(call.coll);
-            return fallback();
+            let start = Instant::now();
+            let rc = fallback();
+            stats::record(call.coll, Algorithm::Native, 0, Traffic::default(), start.elapsed().as_nanos() as u64);
+            return rc;
         }
         Ok(Err(NotOurs::Error(e))) => Err(e),
         Ok(Err(NotOurs::Invalid(class, message))) => {
@@ -148,10 +157,7 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
         Err(_) => Err(internal_error()),
     };
     match result {
-        Ok(()) => {
-            stats::count_own(call.coll);
-            ffi::SUCCESS
-        }
+        Ok(()) => ffi::SUCCESS,
         Err(MpiError(code)) => {
             log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
             // SAFETY: a communicator that passed validation in `plan`.
@@ -182,6 +188,7 @@ fn startup() {
         // SAFETY: MPI is initialised; out-pointer to a local.
         unsafe { ffi::PMPI_Comm_rank(ffi::RSMPI_COMM_WORLD, &mut rank) };
         config::init_logging(rank);
+        stats::install_finalize_report();
         log::debug!("fastred {} ({} build) active", env!("CARGO_PKG_VERSION"), ffi::FLAVOUR);
     });
 }
@@ -395,9 +402,17 @@ fn load_input(plan: &Plan, work: &mut [u8]) {
     }
 }
 
-fn execute(call: &Call, plan: &Plan) -> MpiResult {
+/// Run the planned algorithm; returns what this process sent and received.
+fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     let st = plan.state;
-    let t = PmpiTransport::new(st.shadow, st.rank, st.size);
+    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size);
+    let t = Counting::new(&pmpi);
+    run_algorithm(call, plan, &t)?;
+    Ok(t.traffic())
+}
+
+fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> MpiResult {
+    let st = plan.state;
     let op = &plan.reducer;
     let esz = op.elem_size();
     let total = plan.blocks.total() * esz;
@@ -423,14 +438,14 @@ fn execute(call: &Call, plan: &Plan) -> MpiResult {
             }
             let root = call.root as usize;
             match (call.coll, plan.algorithm) {
-                (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(&t, op, work),
-                (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(&t, op, work),
-                (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(&t, op, work),
-                (Collective::Allreduce, _) => ring::allreduce(&t, op, work),
-                (_, Algorithm::Tree) if plan.commutative => binomial::reduce(&t, op, work, root),
-                (_, Algorithm::Tree) => binomial::reduce_in_rank_order(&t, op, work, root),
-                (_, Algorithm::Rabenseifner) => halving_doubling::reduce(&t, op, work, root),
-                _ => ring::reduce(&t, op, work, root),
+                (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(t, op, work),
+                (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(t, op, work),
+                (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(t, op, work),
+                (Collective::Allreduce, _) => ring::allreduce(t, op, work),
+                (_, Algorithm::Tree) if plan.commutative => binomial::reduce(t, op, work, root),
+                (_, Algorithm::Tree) => binomial::reduce_in_rank_order(t, op, work, root),
+                (_, Algorithm::Rabenseifner) => halving_doubling::reduce(t, op, work, root),
+                _ => ring::reduce(t, op, work, root),
             }
         }
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
@@ -442,7 +457,7 @@ fn execute(call: &Call, plan: &Plan) -> MpiResult {
                     w
                 }
             };
-            ring::reduce_scatter(&t, op, &mut work, &plan.blocks)?;
+            ring::reduce_scatter(t, op, &mut work, &plan.blocks)?;
             if let Some(p) = plan.output {
                 let mine = plan.blocks.bytes(st.rank, esz);
                 unsafe { user_slice_mut(p, mine.len()) }.copy_from_slice(&work[mine]);
