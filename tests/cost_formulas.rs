@@ -89,9 +89,10 @@ fn halving_doubling_reduce_gathers_half_the_vector_to_the_root() {
     // all; the root receives (1 − 1/p)n (the paper's (1 − 1/p')nβ_uni term).
     for p in [2, 4, 8, 16, 32] {
         let n = p * 4;
-        for root in [0, p - 1] {
-            let got = traffic(p, n, |t, op, b| halving_doubling::reduce(t, op, b, t.size() - 1));
-            let got = if root == 0 { traffic(p, n, |t, op, b| halving_doubling::reduce(t, op, b, 0)) } else { got };
+        let to_first: Algo = |t, op, b| halving_doubling::reduce(t, op, b, 0);
+        let to_last: Algo = |t, op, b| halving_doubling::reduce(t, op, b, t.size() - 1);
+        for (root, algo) in [(0, to_first), (p - 1, to_last)] {
+            let got = traffic(p, n, algo);
             let total: u64 = got.iter().map(|t| t.bytes_sent).sum();
             assert_eq!(total as usize, p * (n - n / p) + p.ilog2() as usize * n / 2, "p={p}");
             assert_eq!(got[root].bytes_sent as usize, n - n / p, "root sends only in the reduce-scatter");
