@@ -13,7 +13,7 @@
 //! others run: it takes part with scratch buffers, then reports the error (with
 //! the class the running library uses) through the error handler.
 
-use crate::algo::{binomial, halving_doubling, recursive_doubling, ring, Blocks};
+use crate::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks};
 use crate::comm::{self, CommState};
 use crate::config::{self, Forced};
 use crate::error::{MpiError, MpiResult};
@@ -441,10 +441,12 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
                 (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(t, op, work),
                 (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(t, op, work),
                 (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(t, op, work),
+                (Collective::Allreduce, Algorithm::BinaryBlocks) => binary_blocks::allreduce(t, op, work),
                 (Collective::Allreduce, _) => ring::allreduce(t, op, work),
                 (_, Algorithm::Tree) if plan.commutative => binomial::reduce(t, op, work, root),
                 (_, Algorithm::Tree) => binomial::reduce_in_rank_order(t, op, work, root),
                 (_, Algorithm::Rabenseifner) => halving_doubling::reduce(t, op, work, root),
+                (_, Algorithm::BinaryBlocks) => binary_blocks::reduce(t, op, work, root),
                 _ => ring::reduce(t, op, work, root),
             }
         }

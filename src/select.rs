@@ -94,8 +94,7 @@ impl Algorithm {
         use Collective::*;
         match self {
             Algorithm::Native | Algorithm::Ring => true,
-            Algorithm::Tree | Algorithm::Rabenseifner => matches!(coll, Allreduce | Reduce),
-            Algorithm::BinaryBlocks => false,
+            Algorithm::Tree | Algorithm::Rabenseifner | Algorithm::BinaryBlocks => matches!(coll, Allreduce | Reduce),
             Algorithm::RecursiveDoubling => coll == Allreduce,
         }
     }
@@ -358,7 +357,10 @@ mod tests {
         assert_eq!(pick(ReduceScatter, 1 << 20, 7), Ring);
         // Binary blocks needs ≥ 16 KiB, p > 32 and δ_expo,max < lg(bytes)/2 − 2.5.
         // 96 processes (δ = 1): 32 KiB gives lg/2 − 2.5 = 5 > 1.
-        assert_eq!(pick(Allreduce, 32 << 10, 96), if BinaryBlocks.implements(Allreduce) { BinaryBlocks } else { Rabenseifner });
+        assert_eq!(pick(Allreduce, 32 << 10, 96), BinaryBlocks);
+        assert_eq!(pick(Reduce, 32 << 10, 96), BinaryBlocks);
+        // 32 processes or fewer: never binary blocks.
+        assert_eq!(pick(Allreduce, 1 << 20, 24), Rabenseifner);
         // 100 processes (δ = 3), 1 KiB·2 = 2 KiB: 5.5 − 2.5 = 3, not < 3 → not binary blocks.
         assert_eq!(pick(Allreduce, 2048, 100), Rabenseifner);
         assert!(binary_blocks_rule(1 << 14, 100)); // 7 − 2.5 = 4.5 > 3

@@ -3,7 +3,8 @@
 //! (Vectors of 1-byte elements; n chosen so every split is exact.)
 
 use fastred::algo::recursive_halving::{self, Group, Segments};
-use fastred::algo::{binomial, halving_doubling, recursive_doubling, ring, Transport};
+use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Transport};
+use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
 use fastred::transport::inproc::InProcess;
@@ -123,5 +124,30 @@ fn recursive_doubling_sends_lg_p_full_vectors() {
             let want = if r >= 2 * removed { lg * n } else if r % 2 == 0 { n } else { lg * n + n };
             assert_eq!(t.bytes_sent as usize, want, "p={p} rank {r}");
         }
+    }
+}
+
+#[test]
+fn binary_blocks_is_halving_doubling_for_powers_of_two() {
+    for p in [1, 2, 4, 8, 16, 32, 64] {
+        let n = 3 * p + 1;
+        assert_eq!(
+            traffic(p, n, |t, op, b| binary_blocks::allreduce(t, op, b)),
+            traffic(p, n, |t, op, b| halving_doubling::allreduce(t, op, b)),
+            "p={p}"
+        );
+    }
+}
+
+#[test]
+fn binary_blocks_avoids_the_removal_overhead_when_delta_expo_max_is_small() {
+    // §3.6: with δ_expo,max = 1 the busiest process of binary blocks sends less
+    // than the busiest of halving & doubling (which pays n/2 + n extra).
+    for p in (3..=64).filter(|&p: &usize| !p.is_power_of_two() && delta_expo_max(p) == 1) {
+        let n = 64 * 3;
+        let busiest = |algo: Algo| traffic(p, n, algo).iter().map(|t| t.bytes_sent).max().unwrap();
+        let bb = busiest(|t, op, b| binary_blocks::allreduce(t, op, b));
+        let hd = busiest(|t, op, b| halving_doubling::allreduce(t, op, b));
+        assert!(bb < hd, "p={p} (δ=1): binary blocks {bb} B vs halving & doubling {hd} B");
     }
 }

@@ -4,7 +4,7 @@
 //! results are checked exactly against a serial reduction; float allreduce
 //! results must be bit-identical on all ranks.
 
-use fastred::algo::{binomial, halving_doubling, recursive_doubling, ring, Blocks, Transport};
+use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks, Transport};
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
 
@@ -109,6 +109,16 @@ fn recursive_doubling_allreduce() {
 #[test]
 fn halving_doubling_allreduce() {
     check_allreduce("rabenseifner", halving_doubling::allreduce);
+}
+
+#[test]
+fn binary_blocks_allreduce() {
+    check_allreduce("binary_blocks", binary_blocks::allreduce);
+}
+
+#[test]
+fn binary_blocks_reduce() {
+    check_reduce("binary_blocks", binary_blocks::reduce);
 }
 
 #[test]

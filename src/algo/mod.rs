@@ -10,6 +10,7 @@
 //! - when data from lower ranks is combined with data from higher ranks, the
 //!   lower part is the left operand, so results are the same on every rank.
 
+pub mod binary_blocks;
 pub mod binomial;
 pub mod halving_doubling;
 pub mod recursive_halving;

@@ -1,0 +1,178 @@
+//! Binary blocks, Rabenseifner 2004 §3.6 (Fig. 3). p is cut into blocks of
+//! 2^e processes, one per bit of p, largest first (13 = 8 + 4 + 1: ranks 0–7,
+//! 8–11, 12). Each block runs its own reduce-scatter by recursive halving (the
+//! building blocks of §3.5). Then, starting with the smallest block, each block
+//! splits its intermediate result into the segments of the next larger block
+//! and sends them there to be reduced, so the largest block ends with the whole
+//! reduction, one segment per process. Allreduce: every block gets its segments
+//! back from the next larger block (2^Δ messages per process) and allgathers
+//! within itself. Reduce: the largest block gathers to the root with a binary
+//! tree; a root outside it takes rank 0's place (rank 0 sends it its segment).
+//!
+//! The imbalance is the ratio of consecutive block sizes, so the cost depends
+//! on δ_expo,max (the largest gap between consecutive exponents of p). For a
+//! power of two there is one block and the algorithm *is* halving & doubling.
+//! Segments are the nested ones of `recursive_halving`, so a segment of a
+//! smaller block is exactly the union of 2^Δ segments of the larger one.
+
+use super::recursive_halving::{self, final_segment, Group, Segments};
+use super::Transport;
+use crate::error::MpiResult;
+use crate::op::Reducer;
+
+/// One block: ranks `start..start + 2^level`.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: usize,
+    level: u32,
+}
+
+impl Block {
+    fn members(&self) -> Vec<usize> {
+        (self.start..self.start + (1 << self.level)).collect()
+    }
+}
+
+/// The blocks of p, largest first.
+fn blocks_of(p: usize) -> Vec<Block> {
+    let mut start = 0;
+    (0..usize::BITS)
+        .rev()
+        .filter(|e| p >> e & 1 == 1)
+        .map(|level| {
+            let b = Block { start, level };
+            start += 1 << level;
+            b
+        })
+        .collect()
+}
+
+/// Where this process stands: its block's index and its rank in the block.
+struct Place {
+    blocks: Vec<Block>,
+    index: usize,
+    me: usize,
+}
+
+impl Place {
+    fn of(rank: usize, p: usize) -> Place {
+        let blocks = blocks_of(p);
+        let index = blocks.iter().position(|b| rank < b.start + (1 << b.level)).expect("rank < p");
+        let me = rank - blocks[index].start;
+        Place { blocks, index, me }
+    }
+
+    fn block(&self) -> Block {
+        self.blocks[self.index]
+    }
+
+    /// This process's segment (at its block's level) after the reduce-scatter.
+    fn segment(&self) -> usize {
+        final_segment(self.me, self.block().level)
+    }
+
+    /// The process of `block` that holds segment `j` of that block's level.
+    fn holder(block: Block, j: usize) -> usize {
+        block.start + final_segment(j, block.level)
+    }
+
+    /// The segments (at `larger`'s level) that make up this process's segment.
+    fn parts_in(&self, larger: Block) -> std::ops::Range<usize> {
+        let shift = larger.level - self.block().level;
+        self.segment() << shift..(self.segment() + 1) << shift
+    }
+}
+
+/// Reduce-scatter in every block, then fold the blocks into the largest:
+/// afterwards process q of block 0 holds the full reduction of its segment.
+fn reduce_into_largest_block(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg: Segments, at: &Place) -> MpiResult {
+    let esz = op.elem_size();
+    let block = at.block();
+    let members = block.members();
+    recursive_halving::reduce_scatter(t, op, buf, seg, &Group { members: &members, me: at.me })?;
+    let mine = seg.bytes(block.level, at.segment(), esz);
+    if let Some(&smaller) = at.blocks.get(at.index + 1) {
+        // One message from the smaller block's process whose segment contains mine.
+        let from = Place::holder(smaller, at.segment() >> (block.level - smaller.level));
+        let mut incoming = vec![0u8; mine.len()];
+        t.recv(from, &mut incoming)?;
+        op.reduce(&incoming, &mut buf[mine.clone()], false)?;
+    }
+    if at.index > 0 {
+        // 2^Δ messages to the next larger block, one per segment of its level.
+        let larger = at.blocks[at.index - 1];
+        for j in at.parts_in(larger) {
+            t.send(Place::holder(larger, j), &buf[seg.bytes(larger.level, j, esz)])?;
+        }
+    }
+    Ok(())
+}
+
+/// Allreduce `buf` in place (every segment is reduced by one process, so all
+/// ranks end bit-identical).
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+    let esz = op.elem_size();
+    let seg = Segments { n: buf.len() / esz };
+    let at = Place::of(t.rank(), t.size());
+    reduce_into_largest_block(t, op, buf, seg, &at)?;
+    let block = at.block();
+    if at.index > 0 {
+        // The final values of my segment, from the larger block's holders.
+        let larger = at.blocks[at.index - 1];
+        for j in at.parts_in(larger) {
+            t.recv(Place::holder(larger, j), &mut buf[seg.bytes(larger.level, j, esz)])?;
+        }
+    }
+    if let Some(&smaller) = at.blocks.get(at.index + 1) {
+        let to = Place::holder(smaller, at.segment() >> (block.level - smaller.level));
+        t.send(to, &buf[seg.bytes(block.level, at.segment(), esz)])?;
+    }
+    let members = block.members();
+    recursive_halving::allgather(t, buf, seg, esz, &Group { members: &members, me: at.me })
+}
+
+/// Reduce `buf` of all processes into `buf` at `root`.
+pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+    let esz = op.elem_size();
+    let seg = Segments { n: buf.len() / esz };
+    let (p, rank) = (t.size(), t.rank());
+    let at = Place::of(rank, p);
+    reduce_into_largest_block(t, op, buf, seg, &at)?;
+    let largest = at.blocks[0];
+    let members = largest.members();
+    let root_inside = root < members.len();
+    let target = if root_inside { root } else { 0 };
+    if !root_inside {
+        // The root plays rank 0's part in the gather, starting from rank 0's segment.
+        let first = seg.bytes(largest.level, final_segment(0, largest.level), esz);
+        if rank == 0 {
+            return t.send(root, &buf[first]);
+        }
+        if rank == root {
+            t.recv(0, &mut buf[first])?;
+            return recursive_halving::gather(t, buf, seg, esz, &Group { members: &members, me: 0 }, 0, root);
+        }
+    }
+    if at.index == 0 {
+        recursive_halving::gather(t, buf, seg, esz, &Group { members: &members, me: at.me }, target, root)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_follow_the_binary_representation() {
+        let b = blocks_of(13);
+        assert_eq!(b.iter().map(|b| (b.start, b.level)).collect::<Vec<_>>(), vec![(0, 3), (8, 2), (12, 0)]);
+        assert_eq!(blocks_of(64).len(), 1);
+        let at = Place::of(9, 13);
+        assert_eq!((at.index, at.me), (1, 1));
+        // Rank 9 (block rank 1 of 4) holds level-2 segment 2 = level-3 segments 4, 5.
+        assert_eq!(at.segment(), 2);
+        assert_eq!(at.parts_in(b[0]), 4..6);
+        assert_eq!((Place::holder(b[0], 4), Place::holder(b[0], 5)), (1, 5));
+    }
+}
