@@ -67,7 +67,7 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback; do
+for prog in collectives isolation errors fallback stats; do
     $CC -O1 -Wall -Wno-unused-function -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wno-unused-function -o "$out/collectives_linked" "$root/tests/mpi/collectives.c" \
@@ -117,6 +117,10 @@ for np in 3 4 7; do
     check "algo-tree-np$np" 600 "allreduce of [0-9]{5,} B on $np processes: tree \(forced" $np \
         $P FASTRED_ALGO=tree FASTRED_LOG=debug "$out/collectives" own $q
 done
+for np in 3 5 6; do
+    check "algo-binary-blocks-np$np" 600 "allreduce of [0-9]{5,} B on $np processes: binary_blocks \(forced AND reduce of [0-9]{5,} B on $np processes: binary_blocks \(forced" $np \
+        $P FASTRED_ALGO=binary_blocks FASTRED_LOG=debug "$out/collectives" own $q
+done
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
 check "algo-unknown-name-np3" 300 "unknown algorithm 'warp_drive'.*valid: native, tree, recursive_doubling, rabenseifner" 3 \
     $P FASTRED_ALGO=warp_drive,reduce:recursive_doubling "$out/collectives" own $q
@@ -126,6 +130,22 @@ check "algo-wrong-collective-np3" 300 "'recursive_doubling' does not implement r
 run_case "algo-differs-between-ranks-np3" 300 0 "collectives: OK AND FASTRED_ALGO differs from rank 0's" \
     "${MPIRUN[@]}" -np 1 $P FASTRED_ALGO=ring "$out/collectives" own quick : \
     -np 2 $P FASTRED_ALGO=native "$out/collectives" own quick
+
+echo "== [$flavour] FASTRED_TUNING and FASTRED_STATS"
+cat >"$out/ring-only.table" <<'TABLE'
+# every collective by ring, whatever the size
+*  *  *  -  ring
+TABLE
+printf 'allreduce * * - ring\nreduce 1Q * - tree\n' >"$out/broken.table"
+check "tuning-file-np4" 300 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: ring \($out/ring-only.table line 2" 4 \
+    $P FASTRED_TUNING="$out/ring-only.table" FASTRED_LOG=debug "$out/collectives" own quick
+check "tuning-file-broken-np3" 300 "collectives: OK AND broken.table: line 2: bad byte range '1Q'.*using the default table" 3 \
+    $P FASTRED_TUNING="$out/broken.table" "$out/collectives" own quick
+# Ring allreduce of 2^17 doubles on 4 ranks: each sends 2(p-1)/p n = 1.5 MiB per call.
+check "stats-report-np4" 300 "fastred statistics \(4 processes AND allreduce +ring +1 +1048576 +6 +1572864 +1572864 " 4 \
+    $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:ring "$out/stats" 131072 1
+check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +6 +1835008 +1835008 " 8 \
+    $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:rabenseifner "$out/stats" 131072 1
 
 echo "== [$flavour] isolation, errors, fallback"
 for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done

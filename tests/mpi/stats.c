@@ -1,0 +1,30 @@
+/* FASTRED_STATS: run `calls` allreduces of `n` doubles; the runner checks the
+ * report fastred prints at MPI_Finalize against the cost formulas, and this
+ * program checks the same counters through the C API (fastred_counters). */
+#include "common.h"
+
+typedef struct { uint64_t calls, user_bytes, messages_sent, bytes_sent, bytes_received, nanoseconds; } counters;
+typedef int (*counters_fn)(int, int, counters *);
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+    int n = argc > 1 ? atoi(argv[1]) : 1024, calls = argc > 2 ? atoi(argv[2]) : 1;
+    double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
+    for (int i = 0; i < n; i++) a[i] = t_rank + i;
+    for (int k = 0; k < calls; k++) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
+    counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
+    CHECK(get != NULL, "fastred_counters not found");
+    if (get) {
+        counters total = {0}, c;
+        for (int algo = 1; algo < 6; algo++)
+            if (get(0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
+        CHECK(total.calls == (uint64_t)calls && total.user_bytes == (uint64_t)calls * n * sizeof(double),
+              "C API counters: %llu calls, %llu bytes", (unsigned long long)total.calls, (unsigned long long)total.user_bytes);
+        CHECK(get(7, 0, &c) == -1 && get(0, 9, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
+    }
+    free(a); free(b);
+    return finish("stats");
+}
