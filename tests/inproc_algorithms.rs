@@ -1,5 +1,5 @@
-//! Exhaustive in-process tests of every algorithm: process counts 1..=17 and a
-//! few large ones, counts 0, 1, p−1, p, p+1, odd and long, every root for
+//! Exhaustive in-process tests of every algorithm: process counts 1..=40 and
+//! 64, 96, 100, 127, 128, 129, counts 0, 1, p−1, p, p+1, odd and long, every root for
 //! reduce, even and irregular (with zero) blocks for reduce-scatter. Integer
 //! results are checked exactly against a serial reduction; float allreduce
 //! results must be bit-identical on all ranks.
@@ -20,7 +20,7 @@ fn element_counts(p: usize) -> Vec<usize> {
 }
 
 fn roots(p: usize) -> Vec<usize> {
-    if p <= 17 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
+    if p <= 40 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
 }
 
 /// Rank r's input: distinct, sign-varying values so wrong pairings show.

@@ -11,10 +11,11 @@
  * (open-mpi/ompi#10525) and its AVX component saturates 8/16-bit sums
  * (open-mpi/ompi#8045). Such library errors are printed as NOTEs.
  *
- * usage: collectives [own|native|none] [full|quick]
+ * usage: collectives [own|native|none] [full|quick|shapes]
  *   own/native/none: fastred's own algorithms must have run / every call must
  *   have gone to the library / fastred is not loaded. quick: one op and one
- *   count per type (for slow oversubscribed runs).
+ *   count per type (for slow oversubscribed runs); shapes: no per-type sweep,
+ *   only the count/root/MPI_IN_PLACE sweep (for forcing each algorithm).
  */
 #include "common.h"
 #include <complex.h>
@@ -264,12 +265,13 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     const char *expect = argc > 1 ? argv[1] : "own";
     int quick = argc > 2 && strcmp(argv[2], "quick") == 0;
+    int shapes_only = argc > 2 && strcmp(argv[2], "shapes") == 0;
     check_exact = strcmp(expect, "own") == 0;
     int p = t_size, ncases = sizeof(cases) / sizeof(cases[0]), k, r, ip;
     const char *o;
 
     /* 1. Every type family and op, a short and a long vector. */
-    for (k = 0; k < ncases; k++)
+    for (k = 0; k < ncases && !shapes_only; k++)
         for (o = cases[k].ops; *o && !(quick && o > cases[k].ops); o++) {
             int counts[] = {p + 1, 700};
             for (int ci = quick ? 1 : 0; ci < 2; ci++) {
@@ -283,7 +285,7 @@ int main(int argc, char **argv) {
     int counts[] = {0, 1, p > 1 ? p - 1 : 2, p, p + 1, 7, 1001, 20011};
     for (k = 0; k < 8; k++)
         for (ip = 0; ip < 2; ip++) {
-            for (int t = 0; t < 2; t++) {
+            for (int t = 0; t < (shapes_only ? 1 : 2); t++) {
                 const tcase *tc = t ? &cases[23] /* MPI_DOUBLE */ : &cases[0];
                 compare(ALLREDUCE, tc, 'S', counts[k], 0, ip);
                 for (r = 0; r < p; r++) compare(REDUCE, tc, 'S', counts[k], r, ip);
