@@ -151,3 +151,96 @@ fn binary_blocks_avoids_the_removal_overhead_when_delta_expo_max_is_small() {
         assert!(bb < hd, "p={p} (δ=1): binary blocks {bb} B vs halving & doubling {hd} B");
     }
 }
+
+// ---- Träff's circulant algorithms: counts for every p up to 1024 ----------
+
+use fastred::algo::circulant::{self, SkipKind, Skips};
+use fastred::algo::Blocks;
+use fastred::op::Reducer;
+use fastred::transport::solo::Solo;
+use std::cell::Cell;
+
+/// Counts the elements it reduces (blocks of one 1-byte element: blocks).
+struct CountingReducer(Cell<usize>);
+
+impl Reducer for CountingReducer {
+    fn elem_size(&self) -> usize {
+        1
+    }
+    fn reduce(&self, src: &[u8], _dst: &mut [u8], _src_is_left: bool) -> fastred::error::MpiResult {
+        self.0.set(self.0.get() + src.len());
+        Ok(())
+    }
+}
+
+fn ceil_lg(p: usize) -> usize {
+    if p <= 1 { 0 } else { (p - 1).ilog2() as usize + 1 }
+}
+
+fn sample_ranks(p: usize) -> Vec<usize> {
+    if p <= 64 { (0..p).collect() } else { vec![0, 1, p / 3, p / 2, p - 2, p - 1] }
+}
+
+#[test]
+fn circulant_reduce_scatter_p_minus_1_blocks_in_ceil_lg_p_rounds() {
+    for p in 1..=1024 {
+        let skips = Skips::new(SkipKind::Halving, p);
+        let blocks = Blocks::even(p, p); // one 1-byte element per block
+        for rank in sample_ranks(p) {
+            let (t, op) = (Solo::new(rank, p), CountingReducer(Cell::new(0)));
+            let mut buf = vec![0u8; p];
+            circulant::reduce_scatter(&t, &op, &mut buf, &blocks, &skips).unwrap();
+            let ev = t.events();
+            assert_eq!(ev.len(), ceil_lg(p), "p={p}: rounds");
+            let sent: usize = ev.iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
+            let received: usize = ev.iter().filter_map(|e| e.received).map(|(_, b)| b).sum();
+            assert_eq!((sent, received, op.0.get()), (p - 1, p - 1, p - 1), "p={p} rank {rank}: blocks sent, received, reduced");
+        }
+    }
+}
+
+#[test]
+fn circulant_allreduce_2_p_minus_1_blocks_in_2_ceil_lg_p_rounds() {
+    for p in 1..=1024 {
+        let skips = Skips::new(SkipKind::Halving, p);
+        for rank in sample_ranks(p) {
+            let (t, op) = (Solo::new(rank, p), CountingReducer(Cell::new(0)));
+            let mut buf = vec![0u8; p];
+            circulant::allreduce(&t, &op, &mut buf, &skips).unwrap();
+            let ev = t.events();
+            assert_eq!(ev.len(), 2 * ceil_lg(p), "p={p}: rounds");
+            let sent: usize = ev.iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
+            let received: usize = ev.iter().filter_map(|e| e.received).map(|(_, b)| b).sum();
+            assert_eq!((sent, received, op.0.get()), (2 * (p - 1), 2 * (p - 1), p - 1), "p={p} rank {rank}");
+        }
+    }
+}
+
+#[test]
+fn circulant_p_22_worked_example() {
+    // Träff §2: for p = 22 the skips are 11, 6, 3, 2, 1 and processor 21
+    // receives partial results from 10, 15, 18, 19 and finally 20.
+    let skips = Skips::new(SkipKind::Halving, 22);
+    assert_eq!(skips.as_slice(), &[11, 6, 3, 2, 1]);
+    let (t, op) = (Solo::new(21, 22), CountingReducer(Cell::new(0)));
+    let mut buf = vec![0u8; 22];
+    circulant::reduce_scatter(&t, &op, &mut buf, &Blocks::even(22, 22), &skips).unwrap();
+    let from: Vec<usize> = t.events().iter().filter_map(|e| e.received).map(|(f, _)| f).collect();
+    assert_eq!(from, vec![10, 15, 18, 19, 20]);
+    let to: Vec<usize> = t.events().iter().filter_map(|e| e.sent).map(|(to, _)| to).collect();
+    assert_eq!(to, vec![(21 + 11) % 22, (21 + 6) % 22, (21 + 3) % 22, (21 + 2) % 22, 0]);
+}
+
+#[test]
+fn other_skip_sequences_also_send_p_minus_1_blocks() {
+    for p in 1..=200 {
+        for kind in [SkipKind::PowersOfTwo, SkipKind::Linear, SkipKind::Sqrt] {
+            let skips = Skips::new(kind, p);
+            let (t, op) = (Solo::new(p / 2, p), CountingReducer(Cell::new(0)));
+            let mut buf = vec![0u8; p];
+            circulant::reduce_scatter(&t, &op, &mut buf, &Blocks::even(p, p), &skips).unwrap();
+            let sent: usize = t.events().iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
+            assert_eq!((sent, op.0.get(), t.events().len()), (p - 1, p - 1, skips.as_slice().len()), "{kind:?} p={p}");
+        }
+    }
+}

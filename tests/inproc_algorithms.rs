@@ -4,6 +4,7 @@
 //! results are checked exactly against a serial reduction; float allreduce
 //! results must be bit-identical on all ranks.
 
+use fastred::algo::circulant::{self, SkipKind, Skips};
 use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks, Transport};
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
@@ -122,6 +123,72 @@ fn binary_blocks_reduce() {
 }
 
 #[test]
+fn circulant_allreduce() {
+    check_allreduce("circulant", |t, op, b| circulant::allreduce(t, op, b, &Skips::new(SkipKind::Halving, t.size())));
+}
+
+#[test]
+fn circulant_reduce() {
+    check_reduce("circulant", |t, op, b, root| circulant::reduce(t, op, b, root, &Skips::new(SkipKind::Halving, t.size())));
+}
+
+/// Reduce-scatter layouts: even, irregular with zeros, all in one block, empty.
+fn layouts(p: usize) -> Vec<Blocks> {
+    vec![
+        Blocks::even(3 * p + 1, p),
+        Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)),
+        Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)),
+        Blocks::even(0, p),
+    ]
+}
+
+fn check_reduce_scatter(name: &str, p: usize, blocks: &Blocks, algo: &(dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], &Blocks) + Sync)) {
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    let n = blocks.total();
+    let want = sum_of_inputs(p, n);
+    let got = InProcess::run(p, |t| {
+        let mut buf = to_bytes(&int_input(t.rank(), n));
+        algo(t, &op, &mut buf, blocks);
+        from_bytes::<i64>(&buf[blocks.bytes(t.rank(), 8)])
+    });
+    for (r, g) in got.iter().enumerate() {
+        assert_eq!(g[..], want[blocks.offset(r)..blocks.offset(r) + blocks.count(r)], "{name}: p={p} {blocks:?} rank {r}");
+    }
+}
+
+#[test]
+fn circulant_reduce_scatter_every_skip_sequence() {
+    for kind in [SkipKind::Halving, SkipKind::PowersOfTwo, SkipKind::Linear, SkipKind::Sqrt] {
+        for p in (1..=64).chain([100, 127]) {
+            for blocks in &layouts(p) {
+                check_reduce_scatter(&format!("circulant {kind:?}"), p, blocks, &|t, op, b, bl| {
+                    circulant::reduce_scatter(t, op, b, bl, &Skips::new(kind, t.size())).unwrap()
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn circulant_at_a_thousand_processes() {
+    let p = 1000;
+    for blocks in &layouts(p)[..2] {
+        check_reduce_scatter("circulant p=1000", p, blocks, &|t, op, b, bl| {
+            circulant::reduce_scatter(t, op, b, bl, &Skips::new(SkipKind::Halving, t.size())).unwrap()
+        });
+    }
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    for n in [1, p + 1] {
+        let got = InProcess::run(p, |t| {
+            let mut buf = to_bytes(&int_input(t.rank(), n));
+            circulant::allreduce(t, &op, &mut buf, &Skips::new(SkipKind::Halving, p)).unwrap();
+            from_bytes::<i64>(&buf)
+        });
+        assert!(got.iter().all(|g| g == &sum_of_inputs(p, n)), "allreduce p=1000 n={n}");
+    }
+}
+
+#[test]
 fn binary_tree_allreduce() {
     check_allreduce("tree", binomial::allreduce);
 }
@@ -148,25 +215,9 @@ fn binomial_reduce() {
 
 #[test]
 fn ring_reduce_scatter_even_and_irregular_blocks() {
-    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
     for p in process_counts() {
-        let layouts = [
-            Blocks::even(3 * p + 1, p),
-            Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)), // includes zeros
-            Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)), // all in one block
-            Blocks::even(0, p),
-        ];
-        for blocks in &layouts {
-            let n = blocks.total();
-            let want = sum_of_inputs(p, n);
-            let got = InProcess::run(p, |t| {
-                let mut buf = to_bytes(&int_input(t.rank(), n));
-                ring::reduce_scatter(t, &op, &mut buf, blocks).unwrap();
-                from_bytes::<i64>(&buf[blocks.bytes(t.rank(), 8)])
-            });
-            for (r, g) in got.iter().enumerate() {
-                assert_eq!(g[..], want[blocks.offset(r)..blocks.offset(r) + blocks.count(r)], "p={p} {blocks:?} rank {r}");
-            }
+        for blocks in &layouts(p) {
+            check_reduce_scatter("ring", p, blocks, &|t, op, b, bl| ring::reduce_scatter(t, op, b, bl).unwrap());
         }
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod binary_blocks;
 pub mod binomial;
+pub mod circulant;
 pub mod halving_doubling;
 pub mod recursive_halving;
 pub mod recursive_doubling;

@@ -1,10 +1,13 @@
-//! In-process transport: `p` threads, one channel per ordered pair of ranks.
-//! Sends are *synchronous* (they wait until the receiver has taken the message),
-//! so an algorithm that would deadlock with MPI's rendezvous protocol deadlocks
-//! here too; a receive that waits too long panics instead of hanging a test.
+//! In-process transport: `p` threads, one inbox per rank (messages tagged by
+//! sender, so O(p) channels and p = 1000 is cheap). Sends are *synchronous*
+//! (they wait until the receiver has taken the message), so an algorithm that
+//! would deadlock with MPI's rendezvous protocol deadlocks here too; a receive
+//! that waits too long panics instead of hanging a test.
 
 use crate::algo::Transport;
 use crate::error::MpiResult;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Duration;
 
@@ -14,20 +17,41 @@ const PATIENCE: Duration = Duration::from_secs(60);
 pub struct InProcess {
     rank: usize,
     size: usize,
-    to: Vec<Sender<Vec<u8>>>,
-    from: Vec<Receiver<Vec<u8>>>,
-    ack_to: Vec<Sender<()>>,
-    ack_from: Vec<Receiver<()>>,
+    /// Inboxes of every rank: (sender, message).
+    inboxes: Vec<Sender<(usize, Vec<u8>)>>,
+    inbox: Receiver<(usize, Vec<u8>)>,
+    /// Messages that arrived before they were asked for, by sender.
+    early: RefCell<HashMap<usize, VecDeque<Vec<u8>>>>,
+    /// Acknowledgement inboxes of every rank: (receiver that took a message).
+    ack_inboxes: Vec<Sender<usize>>,
+    acks: Receiver<usize>,
+    early_acks: RefCell<HashMap<usize, usize>>,
 }
 
 impl InProcess {
     /// Run `body` on `p` ranks, each in its own thread; results in rank order.
     pub fn run<R: Send>(p: usize, body: impl Fn(&InProcess) -> R + Sync) -> Vec<R> {
-        let mut ends = Self::mesh(p);
+        let (inboxes, inbox_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
+        let (ack_inboxes, ack_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
+        let ends: Vec<InProcess> = inbox_ends
+            .into_iter()
+            .zip(ack_ends)
+            .enumerate()
+            .map(|(rank, (inbox, acks))| InProcess {
+                rank,
+                size: p,
+                inboxes: inboxes.clone(),
+                inbox,
+                early: RefCell::default(),
+                ack_inboxes: ack_inboxes.clone(),
+                acks,
+                early_acks: RefCell::default(),
+            })
+            .collect();
         std::thread::scope(|s| {
             let body = &body;
             let handles: Vec<_> = ends
-                .drain(..)
+                .into_iter()
                 .map(|end| {
                     std::thread::Builder::new()
                         .stack_size(256 * 1024)
@@ -39,48 +63,39 @@ impl InProcess {
         })
     }
 
-    fn mesh(p: usize) -> Vec<InProcess> {
-        let mut ends: Vec<InProcess> = (0..p)
-            .map(|rank| InProcess { rank, size: p, to: vec![], from: vec![], ack_to: vec![], ack_from: vec![] })
-            .collect();
-        // Channel (src → dst) for data and (dst → src) for its acknowledgements.
-        let mut from: Vec<Vec<Option<Receiver<Vec<u8>>>>> = (0..p).map(|_| (0..p).map(|_| None).collect()).collect();
-        let mut ack_from: Vec<Vec<Option<Receiver<()>>>> = (0..p).map(|_| (0..p).map(|_| None).collect()).collect();
-        for src in 0..p {
-            for dst in 0..p {
-                let (tx, rx) = channel();
-                ends[src].to.push(tx);
-                from[dst][src] = Some(rx);
-                let (atx, arx) = channel();
-                ends[dst].ack_to.push(atx); // pushed in src order for each dst
-                ack_from[src][dst] = Some(arx);
-            }
-        }
-        for (r, end) in ends.iter_mut().enumerate() {
-            end.from = from[r].iter_mut().map(|x| x.take().unwrap()).collect();
-            end.ack_from = ack_from[r].iter_mut().map(|x| x.take().unwrap()).collect();
-        }
-        ends
-    }
-
     fn post(&self, to: usize, data: &[u8]) {
-        self.to[to].send(data.to_vec()).expect("peer rank has exited");
+        self.inboxes[to].send((self.rank, data.to_vec())).expect("peer rank has exited");
     }
 
     fn wait_ack(&self, to: usize) {
-        if self.ack_from[to].recv_timeout(PATIENCE).is_err() {
-            panic!("rank {}: send to {} never received (deadlock?)", self.rank, to);
+        loop {
+            if let Some(n) = self.early_acks.borrow_mut().get_mut(&to).filter(|n| **n > 0) {
+                *n -= 1;
+                return;
+            }
+            match self.acks.recv_timeout(PATIENCE) {
+                Ok(from) if from == to => return,
+                Ok(from) => *self.early_acks.borrow_mut().entry(from).or_default() += 1,
+                Err(_) => panic!("rank {}: send to {} never received (deadlock?)", self.rank, to),
+            }
         }
     }
 
     fn take(&self, from: usize, buf: &mut [u8]) {
-        let msg = match self.from[from].recv_timeout(PATIENCE) {
-            Ok(m) => m,
-            Err(_) => panic!("rank {}: nothing from {} (deadlock?)", self.rank, from),
+        let early = self.early.borrow_mut().get_mut(&from).and_then(|q| q.pop_front());
+        let msg = match early {
+            Some(m) => m,
+            None => loop {
+                match self.inbox.recv_timeout(PATIENCE) {
+                    Ok((src, m)) if src == from => break m,
+                    Ok((src, m)) => self.early.borrow_mut().entry(src).or_default().push_back(m),
+                    Err(_) => panic!("rank {}: nothing from {} (deadlock?)", self.rank, from),
+                }
+            },
         };
         assert_eq!(msg.len(), buf.len(), "rank {}: message from {} has the wrong length", self.rank, from);
         buf.copy_from_slice(&msg);
-        let _ = self.ack_to[from].send(());
+        let _ = self.ack_inboxes[from].send(self.rank);
     }
 }
 

@@ -5,3 +5,4 @@
 pub mod counting;
 pub mod inproc;
 pub mod pmpi;
+pub mod solo;

@@ -1,0 +1,242 @@
+//! Circulant-graph reduce-scatter, allreduce and reduce, after Träff, "Optimal,
+//! Non-pipelined Reduce-scatter and Allreduce Algorithms" (2025).
+//!
+//! Algorithm 1 (reduce-scatter): process r keeps R[i], the partial result for
+//! block (r+i) mod p, as one rotated copy of its vector. With skips obtained by
+//! halving p and rounding up (s', s ← s, ⌈s/2⌉), each round sends R[s..s'−1] to
+//! (r+s) mod p, receives s'−s blocks from (r−s) mod p and reduces them into
+//! R[0..s'−s−1] in one bulk operation. ⌈lg p⌉ rounds; every process sends,
+//! receives and reduces exactly p−1 blocks (Theorem 1), for equal or irregular
+//! blocks alike (Corollary 3). Algorithm 2 (allreduce) adds the allgather that
+//! replays the skips in reverse: 2⌈lg p⌉ rounds, 2(p−1) blocks (Theorem 2).
+//! Any other decreasing skip sequence ending in 1 with s' ≤ 2s in every round
+//! and every 0 < i < p a sum of distinct skips works too (Corollary 2): see
+//! [`Skips`]. The reductions are not in rank order: commutative ops only.
+//!
+//! Reduce is the reduce-scatter followed by a binomial-tree gather of the
+//! blocks to the root (⌈lg p⌉ more rounds, (1 − 1/p)n into the root), chosen
+//! over sending p−1 blocks straight to the root (p−1 latencies there).
+
+use super::{absolute_rank, relative_rank, split_read_write, Blocks, Transport};
+use crate::error::MpiResult;
+use crate::op::Reducer;
+
+/// Which skip sequence to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SkipKind {
+    /// Halve p and round up (Algorithm 1): ⌈lg p⌉ rounds.
+    Halving,
+    /// Straight powers of two 2^(q−1), …, 2, 1 (Corollary 2).
+    PowersOfTwo,
+    /// p−1, p−2, …, 1: the fully connected graph, p−1 rounds of one block.
+    Linear,
+    /// Multiples of ⌈√p⌉ then ⌈√p⌉−1, …, 1: about 2√p rounds.
+    Sqrt,
+}
+
+/// A skip sequence s_0 > s_1 > … > s_{q−1} = 1 for p processes. Round k sends
+/// the partial results R[s_k .. s_{k−1} − 1] (with s_{−1} = p).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skips {
+    p: usize,
+    skips: Vec<usize>,
+}
+
+impl Skips {
+    pub fn new(kind: SkipKind, p: usize) -> Skips {
+        let skips = match kind {
+            SkipKind::Halving => std::iter::successors(Some(p), |&s| (s > 1).then(|| s.div_ceil(2))).skip(1).collect(),
+            SkipKind::PowersOfTwo => {
+                let q = if p <= 1 { 0 } else { (p - 1).ilog2() + 1 };
+                (0..q).rev().map(|k| 1 << k).collect()
+            }
+            SkipKind::Linear => (1..p).rev().collect(),
+            SkipKind::Sqrt => {
+                let b = (1..).find(|b: &usize| b * b >= p).unwrap_or(1);
+                let multiples = (1..).map(|m| m * b).take_while(|&s| s < p).collect::<Vec<_>>();
+                multiples.into_iter().rev().chain((1..b.min(p)).rev()).collect()
+            }
+        };
+        let s = Skips { p, skips };
+        debug_assert!(s.is_valid(), "{kind:?} skips for p={p}: {:?}", s.skips);
+        s
+    }
+
+    /// The skips s_0, s_1, …
+    pub fn as_slice(&self) -> &[usize] {
+        &self.skips
+    }
+
+    /// (s', s) per round: s' is the previous skip (p for the first round).
+    pub fn rounds(&self) -> impl DoubleEndedIterator<Item = (usize, usize)> + '_ {
+        (0..self.skips.len()).map(|k| (if k == 0 { self.p } else { self.skips[k - 1] }, self.skips[k]))
+    }
+
+    /// Decreasing to 1, s' ≤ 2s in every round (the received blocks fit in
+    /// R[0..s−1]), and every 0 < i < p a sum of distinct skips (Corollary 2).
+    pub fn is_valid(&self) -> bool {
+        if self.p <= 1 {
+            return self.skips.is_empty();
+        }
+        let decreasing = self.skips.windows(2).all(|w| w[0] > w[1]) && self.skips.last() == Some(&1);
+        let fits = self.rounds().all(|(s_prev, s)| s_prev <= 2 * s);
+        let mut reachable = vec![false; self.p];
+        reachable[0] = true;
+        for &s in &self.skips {
+            for i in (s..self.p).rev() {
+                reachable[i] |= reachable[i - s];
+            }
+        }
+        decreasing && fits && reachable.iter().all(|&x| x)
+    }
+}
+
+/// Process `rank`'s rotated view of the blocks: R[i] is block (rank+i) mod p.
+struct Rotated {
+    /// Byte offset of R[i] in the rotated buffer, for i = 0..=p.
+    offsets: Vec<usize>,
+    rank: usize,
+}
+
+impl Rotated {
+    fn new(blocks: &Blocks, rank: usize, elem: usize) -> Rotated {
+        let p = blocks.len();
+        let mut offsets = vec![0];
+        for i in 0..p {
+            offsets.push(offsets[i] + blocks.count((rank + i) % p) * elem);
+        }
+        Rotated { offsets, rank }
+    }
+
+    /// Bytes of R[first..last].
+    fn range(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+        self.offsets[first]..self.offsets[last]
+    }
+
+    /// The rotated copy of `natural` (blocks in rank order).
+    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> Vec<u8> {
+        let p = blocks.len();
+        let mut rotated = Vec::with_capacity(natural.len());
+        for i in 0..p {
+            rotated.extend_from_slice(&natural[blocks.bytes((self.rank + i) % p, elem)]);
+        }
+        rotated
+    }
+
+    /// Copy R[first..last] back to their places in `natural`.
+    fn rotate_out(&self, blocks: &Blocks, elem: usize, rotated: &[u8], natural: &mut [u8], first: usize, last: usize) {
+        let p = blocks.len();
+        for i in first..last {
+            natural[blocks.bytes((self.rank + i) % p, elem)].copy_from_slice(&rotated[self.range(i, i + 1)]);
+        }
+    }
+}
+
+/// Algorithm 1 on the rotated buffer `r` (R[0..p−1]): afterwards R[0] is this
+/// process's fully reduced block.
+fn reduce_scatter_rotated(t: &impl Transport, op: &impl Reducer, r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+    let (p, rank) = (t.size(), t.rank());
+    let mut incoming = Vec::new();
+    for (s_prev, s) in skips.rounds() {
+        let (to, from) = ((rank + s) % p, (rank + p - s) % p);
+        let keep = rot.range(0, s_prev - s);
+        incoming.resize(keep.len(), 0);
+        t.sendrecv(to, &r[rot.range(s, s_prev)], from, &mut incoming)?;
+        op.reduce(&incoming, &mut r[keep], false)?;
+    }
+    Ok(())
+}
+
+/// Algorithm 2's allgather phase: the skips in reverse, R[0..s'−s−1] to
+/// (r−s) mod p, R[s..s'−1] from (r+s) mod p.
+fn allgather_rotated(t: &impl Transport, r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+    let (p, rank) = (t.size(), t.rank());
+    for (s_prev, s) in skips.rounds().rev() {
+        let (to, from) = ((rank + p - s) % p, (rank + s) % p);
+        let (out, into) = split_read_write(r, rot.range(0, s_prev - s), rot.range(s, s_prev));
+        t.sendrecv(to, out, from, into)?;
+    }
+    Ok(())
+}
+
+/// Reduce-scatter (`MPI_Reduce_scatter(_block)`): on return block `rank` of
+/// `buf` (natural order) holds the reduction of block `rank` of all inputs.
+pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks, skips: &Skips) -> MpiResult {
+    let esz = op.elem_size();
+    let rot = Rotated::new(blocks, t.rank(), esz);
+    let mut r = rot.rotate_in(blocks, esz, buf);
+    reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
+    rot.rotate_out(blocks, esz, &r, buf, 0, 1);
+    Ok(())
+}
+
+/// Allreduce (Algorithm 2) over p nearly equal blocks of `buf` (counts < p
+/// give empty blocks). Each block is reduced by one process: bit-identical results.
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], skips: &Skips) -> MpiResult {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    let blocks = Blocks::even(buf.len() / esz, p);
+    let rot = Rotated::new(&blocks, rank, esz);
+    let mut r = rot.rotate_in(&blocks, esz, buf);
+    reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
+    allgather_rotated(t, &mut r, &rot, skips)?;
+    rot.rotate_out(&blocks, esz, &r, buf, 0, p);
+    Ok(())
+}
+
+/// Reduce: the circulant reduce-scatter, then a binomial-tree gather of the
+/// blocks to `root` (relative rank v collects blocks root+v .. root+v+2^k−1,
+/// consecutive in the root-rotated order).
+pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, skips: &Skips) -> MpiResult {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    let blocks = Blocks::even(buf.len() / esz, p);
+    reduce_scatter(t, op, buf, &blocks, skips)?;
+    // Gather in root-rotated order: position j holds block root+j.
+    let at_root = Rotated::new(&blocks, root, esz);
+    let me = relative_rank(rank, root, p);
+    let mut gathered = at_root.rotate_in(&blocks, esz, buf); // only position `me` matters
+    let mut distance = 1;
+    while distance < p {
+        if me & distance != 0 {
+            let held = at_root.range(me, (me + distance).min(p));
+            return t.send(absolute_rank(me - distance, root, p), &gathered[held]);
+        }
+        if me + distance < p {
+            let arriving = at_root.range(me + distance, (me + 2 * distance).min(p));
+            t.recv(absolute_rank(me + distance, root, p), &mut gathered[arriving])?;
+        }
+        distance <<= 1;
+    }
+    at_root.rotate_out(&blocks, esz, &gathered, buf, 0, p);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halving_skips_for_p_22_match_the_paper() {
+        assert_eq!(Skips::new(SkipKind::Halving, 22).as_slice(), &[11, 6, 3, 2, 1]);
+        assert_eq!(Skips::new(SkipKind::Halving, 1).as_slice(), &[] as &[usize]);
+        assert_eq!(Skips::new(SkipKind::PowersOfTwo, 22).as_slice(), &[16, 8, 4, 2, 1]);
+        assert_eq!(Skips::new(SkipKind::Sqrt, 22).as_slice(), &[20, 15, 10, 5, 4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn every_kind_is_valid_for_every_p() {
+        for p in 1..=300 {
+            for kind in [SkipKind::Halving, SkipKind::PowersOfTwo, SkipKind::Linear, SkipKind::Sqrt] {
+                let s = Skips::new(kind, p);
+                assert!(s.is_valid(), "{kind:?} p={p}: {:?}", s.as_slice());
+            }
+            let q = if p <= 1 { 0 } else { (p - 1).ilog2() as usize + 1 };
+            assert_eq!(Skips::new(SkipKind::Halving, p).as_slice().len(), q, "⌈lg {p}⌉ rounds");
+        }
+    }
+
+    #[test]
+    fn invalid_sequences_are_rejected() {
+        assert!(!Skips { p: 10, skips: vec![3, 1] }.is_valid()); // 10 > 2·3
+        assert!(!Skips { p: 5, skips: vec![3, 2] }.is_valid()); // does not end in 1
+    }
+}
