@@ -26,7 +26,8 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 }
 
 /// Algorithm index for the functions below: 0 native (calls handed to the MPI
-/// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks, 5 ring.
+/// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
+/// 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt.
 pub type FastredAlgorithm = c_int;
 
 /// Counters of one collective × algorithm in this process.
@@ -35,8 +36,10 @@ pub type FastredCounters = stats::Counters;
 /// The `FASTRED_ALGO` name of algorithm `a` (NUL-terminated), or NULL.
 #[no_mangle]
 pub extern "C" fn fastred_algorithm_name(a: FastredAlgorithm) -> *const c_char {
-    const NAMES: [&str; 6] = ["native\0", "tree\0", "recursive_doubling\0", "rabenseifner\0", "binary_blocks\0", "ring\0"];
-    usize::try_from(a).ok().and_then(|i| NAMES.get(i)).map_or(std::ptr::null(), |n| n.as_ptr().cast())
+    static NAMES: once_cell::sync::Lazy<Vec<std::ffi::CString>> = once_cell::sync::Lazy::new(|| {
+        Algorithm::ALL.iter().map(|a| std::ffi::CString::new(a.name()).unwrap()).collect()
+    });
+    usize::try_from(a).ok().and_then(|i| NAMES.get(i)).map_or(std::ptr::null(), |n| n.as_ptr())
 }
 
 /// Copy this process's counters for collective `c` run with algorithm `a` to

@@ -29,19 +29,20 @@ pub fn parse_forced(spec: &str) -> (Forced, Vec<String>) {
     let mut forced = Forced::default();
     let mut warnings = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // `COLLECTIVE:ALGO`, or `ALGO` alone (algorithm names may contain ':', e.g. circulant:pow2).
         let (colls, name): (Vec<Collective>, &str) = match item.split_once(':') {
-            Some((c, a)) => match Collective::from_name(c.trim()) {
-                Some(c) => (vec![c], a.trim()),
-                None => {
-                    warnings.push(format!(
-                        "FASTRED_ALGO: unknown collective '{}' in '{item}'; valid: {}",
-                        c.trim(),
-                        Collective::ALL.map(|c| c.name()).join(", ")
-                    ));
-                    continue;
-                }
-            },
-            None => (Collective::ALL.to_vec(), item),
+            Some((c, a)) if Collective::from_name(c.trim()).is_some() => {
+                (vec![Collective::from_name(c.trim()).unwrap()], a.trim())
+            }
+            Some((c, _)) if Algorithm::from_name(item).is_none() && Algorithm::from_name(c.trim()).is_none() => {
+                warnings.push(format!(
+                    "FASTRED_ALGO: unknown collective '{}' in '{item}'; valid: {}",
+                    c.trim(),
+                    Collective::ALL.map(|c| c.name()).join(", ")
+                ));
+                continue;
+            }
+            _ => (Collective::ALL.to_vec(), item),
         };
         let Some(algo) = Algorithm::from_name(name) else {
             warnings.push(format!(
@@ -111,6 +112,18 @@ mod tests {
         assert!(w[0].contains("unknown algorithm 'warp_drive'") && w[0].contains("recursive_doubling"));
         assert!(w[1].contains("does not implement reduce_scatter") && w[1].contains("ring"));
         assert!(w[2].contains("unknown collective 'bogus'"));
+    }
+
+    #[test]
+    fn algorithm_names_with_a_colon() {
+        let (f, w) = parse_forced("circulant:pow2");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(f.0, [Some(CirculantPow2); 4]);
+        let (f, w) = parse_forced("reduce_scatter:circulant:sqrt,allreduce:circulant");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(f.0, [Some(Circulant), None, Some(CirculantSqrt), None]);
+        let (_, w) = parse_forced("circulant:bogus");
+        assert!(w[0].contains("unknown algorithm 'circulant:bogus'"), "{w:?}");
     }
 
     #[test]

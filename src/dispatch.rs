@@ -13,6 +13,7 @@
 //! others run: it takes part with scratch buffers, then reports the error (with
 //! the class the running library uses) through the error handler.
 
+use crate::algo::circulant::{self, Skips};
 use crate::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks};
 use crate::comm::{self, CommState};
 use crate::config::{self, Forced};
@@ -437,6 +438,14 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
                 work.fill(0); // in place, but the receive buffer is unusable
             }
             let root = call.root as usize;
+            if let Some(kind) = plan.algorithm.skip_kind() {
+                let skips = Skips::new(kind, st.size);
+                return if call.coll == Collective::Allreduce {
+                    circulant::allreduce(t, op, work, &skips)
+                } else {
+                    circulant::reduce(t, op, work, root, &skips)
+                };
+            }
             match (call.coll, plan.algorithm) {
                 (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(t, op, work),
                 (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(t, op, work),
@@ -459,7 +468,10 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
                     w
                 }
             };
-            ring::reduce_scatter(t, op, &mut work, &plan.blocks)?;
+            match plan.algorithm.skip_kind() {
+                Some(kind) => circulant::reduce_scatter(t, op, &mut work, &plan.blocks, &Skips::new(kind, st.size))?,
+                None => ring::reduce_scatter(t, op, &mut work, &plan.blocks)?,
+            }
             if let Some(p) = plan.output {
                 let mine = plan.blocks.bytes(st.rank, esz);
                 unsafe { user_slice_mut(p, mine.len()) }.copy_from_slice(&work[mine]);

@@ -57,16 +57,28 @@ pub enum Algorithm {
     BinaryBlocks,
     /// Pairwise-exchange reduce-scatter + ring allgather / gather, §3.7.
     Ring,
+    /// Träff 2025, circulant graph with skips halving p (Algorithms 1, 2).
+    Circulant,
+    /// Circulant with straight power-of-two skips (Corollary 2).
+    CirculantPow2,
+    /// Circulant with skips p−1, …, 1 (fully connected).
+    CirculantLinear,
+    /// Circulant with √p-spaced skips.
+    CirculantSqrt,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Native,
         Algorithm::Tree,
         Algorithm::RecursiveDoubling,
         Algorithm::Rabenseifner,
         Algorithm::BinaryBlocks,
         Algorithm::Ring,
+        Algorithm::Circulant,
+        Algorithm::CirculantPow2,
+        Algorithm::CirculantLinear,
+        Algorithm::CirculantSqrt,
     ];
 
     /// The name used in `FASTRED_ALGO`, tables and logs.
@@ -78,6 +90,22 @@ impl Algorithm {
             Algorithm::Rabenseifner => "rabenseifner",
             Algorithm::BinaryBlocks => "binary_blocks",
             Algorithm::Ring => "ring",
+            Algorithm::Circulant => "circulant",
+            Algorithm::CirculantPow2 => "circulant:pow2",
+            Algorithm::CirculantLinear => "circulant:linear",
+            Algorithm::CirculantSqrt => "circulant:sqrt",
+        }
+    }
+
+    /// The skip sequence of a circulant algorithm.
+    pub fn skip_kind(self) -> Option<crate::algo::circulant::SkipKind> {
+        use crate::algo::circulant::SkipKind;
+        match self {
+            Algorithm::Circulant => Some(SkipKind::Halving),
+            Algorithm::CirculantPow2 => Some(SkipKind::PowersOfTwo),
+            Algorithm::CirculantLinear => Some(SkipKind::Linear),
+            Algorithm::CirculantSqrt => Some(SkipKind::Sqrt),
+            _ => None,
         }
     }
 
@@ -94,6 +122,7 @@ impl Algorithm {
         use Collective::*;
         match self {
             Algorithm::Native | Algorithm::Ring => true,
+            Algorithm::Circulant | Algorithm::CirculantPow2 | Algorithm::CirculantLinear | Algorithm::CirculantSqrt => true,
             Algorithm::Tree | Algorithm::Rabenseifner | Algorithm::BinaryBlocks => matches!(coll, Allreduce | Reduce),
             Algorithm::RecursiveDoubling => coll == Allreduce,
         }
@@ -329,7 +358,28 @@ mod tests {
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
+        let section_4 = Table::parse(include_str!("tuning/rabenseifner2004.table"), "§4").unwrap();
+        choose(&shape(coll, bytes, procs), None, &section_4).algorithm
+    }
+
+    fn pick_default(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
         choose(&shape(coll, bytes, procs), None, &Table::default_table()).algorithm
+    }
+
+    #[test]
+    fn default_table_adds_circulant_where_the_cost_model_says_it_wins() {
+        assert_eq!(pick_default(ReduceScatter, 64, 3), Circulant);
+        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), Circulant);
+        assert_eq!(pick_default(ReduceScatter, 1 << 20, 2), Ring);
+        assert_eq!(pick_default(Allreduce, 1 << 20, 7), Circulant);
+        assert_eq!(pick_default(Allreduce, 32 << 10, 96), Circulant);
+        assert_eq!(pick_default(Reduce, 4096, 13), Circulant);
+        // Powers of two, short vectors and non-commutative ops are unchanged.
+        assert_eq!(pick_default(Allreduce, 1 << 20, 64), Rabenseifner);
+        assert_eq!(pick_default(Allreduce, 512, 13), Tree);
+        let mut s = shape(Allreduce, 1 << 20, 12);
+        s.commutative = false;
+        assert_eq!(choose(&s, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 
     #[test]
@@ -377,6 +427,8 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Tree);
         s.coll = ReduceScatter;
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
+        s.commutative = true;
+        assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
         let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
@@ -416,6 +468,7 @@ mod tests {
             assert_eq!(Algorithm::from_name(a.name()), Some(a));
         }
         assert_eq!(Algorithm::from_name("binomial"), Some(Tree));
+        assert_eq!(Algorithm::from_name("circulant:sqrt"), Some(CirculantSqrt));
         for c in Collective::ALL {
             assert_eq!(Collective::from_name(c.name()), Some(c));
         }

@@ -108,13 +108,19 @@ echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
 # per-type sweep (the default-selection runs above cover the types).
 nps="1 2 3 4 5 6 7 8 9"
 if [ "$flavour" = openmpi ]; then mode=full; else mode=shapes; fi
-for algo in tree recursive_doubling rabenseifner binary_blocks ring; do
+for algo in tree recursive_doubling rabenseifner binary_blocks ring circulant; do
     for np in $nps; do
         check "algo-$algo-np$np" 900 "collectives: OK AND allreduce of [0-9]+ B on $np processes: $algo \(forced" "$np" \
             $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $mode
     done
 done
 q=quick
+for algo in circulant:pow2 circulant:linear circulant:sqrt; do
+    for np in 5 7; do
+        check "algo-$algo-np$np" 600 "collectives: OK AND reduce_scatter of [0-9]+ B on $np processes: $algo \(forced" "$np" \
+            $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $q
+    done
+done
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
@@ -154,10 +160,10 @@ check "noncommutative-forced-ring-np3" 300 "fallback: OK AND FASTRED_ALGO=ring c
 echo "== [$flavour] Fortran (mpif.h, use mpi, use mpi_f08), preloaded and linked"
 for b in F77 MPI F08; do
     for np in 1 3 4; do
-        check "fortran-$b-np$np" 300 "fortran: OK AND rank 0\] allreduce of 20000 B on $np processes: (tree|recursive_doubling|rabenseifner|binary_blocks|ring) \(" "$np" \
+        check "fortran-$b-np$np" 300 "fortran: OK AND rank 0\] allreduce of 20000 B on $np processes: [a-z_:]+ \(" "$np" \
             $P FASTRED_LOG=debug "$out/fortran_$b"
     done
-    check "fortran-$b-linked-np3" 300 "fortran: OK AND rank 0\] reduce_scatter of [0-9]+ B on 3 processes: ring \(" 3 \
+    check "fortran-$b-linked-np3" 300 "fortran: OK AND rank 0\] reduce_scatter of [0-9]+ B on 3 processes: [a-z_:]+ \(" 3 \
         env FASTRED_LOG=debug "$out/fortran_${b}_linked"
 done
 
