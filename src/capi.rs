@@ -27,7 +27,8 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 
 /// Algorithm index for the functions below: 0 native (calls handed to the MPI
 /// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
-/// 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt.
+/// 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
+/// 10 recursive_halving.
 pub type FastredAlgorithm = c_int;
 
 /// Counters of one collective × algorithm in this process.

@@ -14,7 +14,7 @@
 //! the class the running library uses) through the error handler.
 
 use crate::algo::circulant::{self, Skips};
-use crate::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks};
+use crate::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, reduce_scatter_halving, ring, Blocks};
 use crate::comm::{self, CommState};
 use crate::config::{self, Forced};
 use crate::error::{MpiError, MpiResult};
@@ -468,9 +468,10 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
                     w
                 }
             };
-            match plan.algorithm.skip_kind() {
-                Some(kind) => circulant::reduce_scatter(t, op, &mut work, &plan.blocks, &Skips::new(kind, st.size))?,
-                None => ring::reduce_scatter(t, op, &mut work, &plan.blocks)?,
+            match (plan.algorithm, plan.algorithm.skip_kind()) {
+                (_, Some(kind)) => circulant::reduce_scatter(t, op, &mut work, &plan.blocks, &Skips::new(kind, st.size))?,
+                (Algorithm::RecursiveHalving, _) => reduce_scatter_halving::reduce_scatter(t, op, &mut work, &plan.blocks)?,
+                _ => ring::reduce_scatter(t, op, &mut work, &plan.blocks)?,
             }
             if let Some(p) = plan.output {
                 let mine = plan.blocks.bytes(st.rank, esz);

@@ -65,10 +65,12 @@ pub enum Algorithm {
     CirculantLinear,
     /// Circulant with √p-spaced skips.
     CirculantSqrt,
+    /// Recursive-halving reduce-scatter, distance halving (rank-ordered blocks).
+    RecursiveHalving,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Native,
         Algorithm::Tree,
         Algorithm::RecursiveDoubling,
@@ -79,6 +81,7 @@ impl Algorithm {
         Algorithm::CirculantPow2,
         Algorithm::CirculantLinear,
         Algorithm::CirculantSqrt,
+        Algorithm::RecursiveHalving,
     ];
 
     /// The name used in `FASTRED_ALGO`, tables and logs.
@@ -94,6 +97,7 @@ impl Algorithm {
             Algorithm::CirculantPow2 => "circulant:pow2",
             Algorithm::CirculantLinear => "circulant:linear",
             Algorithm::CirculantSqrt => "circulant:sqrt",
+            Algorithm::RecursiveHalving => "recursive_halving",
         }
     }
 
@@ -125,6 +129,7 @@ impl Algorithm {
             Algorithm::Circulant | Algorithm::CirculantPow2 | Algorithm::CirculantLinear | Algorithm::CirculantSqrt => true,
             Algorithm::Tree | Algorithm::Rabenseifner | Algorithm::BinaryBlocks => matches!(coll, Allreduce | Reduce),
             Algorithm::RecursiveDoubling => coll == Allreduce,
+            Algorithm::RecursiveHalving => matches!(coll, ReduceScatter | ReduceScatterBlock),
         }
     }
 

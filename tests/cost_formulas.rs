@@ -244,3 +244,19 @@ fn other_skip_sequences_also_send_p_minus_1_blocks() {
         }
     }
 }
+
+#[test]
+fn recursive_halving_reduce_scatter_sends_1_minus_1_over_p_n_for_powers_of_two() {
+    use fastred::algo::reduce_scatter_halving;
+    for p in [2, 4, 8, 16, 32, 64] {
+        let n = 3 * p;
+        let blocks = Blocks::even(n, p);
+        for rank in 0..p {
+            let (t, op) = (Solo::new(rank, p), CountingReducer(Cell::new(0)));
+            let mut buf = vec![0u8; n];
+            reduce_scatter_halving::reduce_scatter(&t, &op, &mut buf, &blocks).unwrap();
+            let sent: usize = t.events().iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
+            assert_eq!((sent, t.events().len()), (n - n / p, p.ilog2() as usize), "p={p} rank {rank}");
+        }
+    }
+}

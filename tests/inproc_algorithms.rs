@@ -5,7 +5,7 @@
 //! results must be bit-identical on all ranks.
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
-use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Blocks, Transport};
+use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, reduce_scatter_halving, ring, Blocks, Transport};
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
 
@@ -211,6 +211,15 @@ fn ring_reduce() {
 #[test]
 fn binomial_reduce() {
     check_reduce("binomial", |t, op, b, root| binomial::reduce(t, op, b, root));
+}
+
+#[test]
+fn recursive_halving_reduce_scatter_even_and_irregular_blocks() {
+    for p in process_counts() {
+        for blocks in &layouts(p) {
+            check_reduce_scatter("recursive_halving", p, blocks, &|t, op, b, bl| reduce_scatter_halving::reduce_scatter(t, op, b, bl).unwrap());
+        }
+    }
 }
 
 #[test]

@@ -115,8 +115,8 @@ for algo in tree recursive_doubling rabenseifner binary_blocks ring circulant; d
     done
 done
 q=quick
-for algo in circulant:pow2 circulant:linear circulant:sqrt; do
-    for np in 5 7; do
+for algo in circulant:pow2 circulant:linear circulant:sqrt recursive_halving; do
+    for np in 2 5 7 8; do
         check "algo-$algo-np$np" 600 "collectives: OK AND reduce_scatter of [0-9]+ B on $np processes: $algo \(forced" "$np" \
             $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $q
     done

@@ -15,6 +15,7 @@ pub mod binomial;
 pub mod circulant;
 pub mod halving_doubling;
 pub mod recursive_halving;
+pub mod reduce_scatter_halving;
 pub mod recursive_doubling;
 pub mod ring;
 

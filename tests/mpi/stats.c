@@ -19,11 +19,11 @@ int main(int argc, char **argv) {
     CHECK(get != NULL, "fastred_counters not found");
     if (get) {
         counters total = {0}, c;
-        for (int algo = 1; algo < 10; algo++)
+        for (int algo = 1; algo < 11; algo++)
             if (get(0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
         CHECK(total.calls == (uint64_t)calls && total.user_bytes == (uint64_t)calls * n * sizeof(double),
               "C API counters: %llu calls, %llu bytes", (unsigned long long)total.calls, (unsigned long long)total.user_bytes);
-        CHECK(get(7, 0, &c) == -1 && get(0, 10, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
+        CHECK(get(7, 0, &c) == -1 && get(0, 11, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
     }
     free(a); free(b);
     return finish("stats");

@@ -1,0 +1,80 @@
+//! Recursive-halving reduce-scatter for `MPI_Reduce_scatter(_block)` (any block
+//! sizes, result in rank order): Rabenseifner 2004 §3.5 footnote 1 and Thakur &
+//! Gropp. Distance *halving* (partners at p'/2, p'/4, …, 1) keeps, in every
+//! step, the half of the current window that contains this process's own
+//! blocks, so each process ends with its own block and no final permutation is
+//! needed (the distance-doubling variant of §3.5 ends with a bit-reversed
+//! order). For p not a power of two, the first 2r processes (r = p − p') fold
+//! pairwise first: rank 2i hands its whole vector to 2i+1, which then works for
+//! both, and finally returns block 2i. Cost: lg p' α + (1 − 1/p')nβ(+γ), plus
+//! α + nβ and α for the fold when p is not a power of two.
+
+use super::{Blocks, Transport};
+use crate::error::MpiResult;
+use crate::op::Reducer;
+use std::ops::Range;
+
+/// The slots of the p' survivors: slot i covers the blocks of the processes it
+/// works for (2i and 2i+1 for i < r, else i + r), consecutive in rank order.
+struct Slots {
+    removed: usize,
+    pof2: usize,
+}
+
+impl Slots {
+    fn first_block(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot } else { slot + self.removed }
+    }
+
+    fn process(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot + 1 } else { slot + self.removed }
+    }
+
+    /// Bytes of the blocks of slots `lo..hi`.
+    fn bytes(&self, blocks: &Blocks, lo: usize, hi: usize, elem: usize) -> Range<usize> {
+        blocks.bytes_of_range(self.first_block(lo), self.first_block(hi), elem)
+    }
+}
+
+/// On return block `rank` of `buf` holds the reduction of block `rank` of all
+/// inputs (the rest of `buf` is scratch).
+pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks) -> MpiResult {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    if p == 1 {
+        return Ok(());
+    }
+    let pof2 = 1 << p.ilog2();
+    let slots = Slots { removed: p - pof2, pof2 };
+    let me = if rank < 2 * slots.removed {
+        if rank % 2 == 0 {
+            t.send(rank + 1, buf)?;
+            return t.recv(rank + 1, &mut buf[blocks.bytes(rank, esz)]);
+        }
+        let mut incoming = vec![0u8; buf.len()];
+        t.recv(rank - 1, &mut incoming)?;
+        op.reduce(&incoming, buf, true)?;
+        rank / 2
+    } else {
+        rank - slots.removed
+    };
+
+    let (mut lo, mut hi) = (0, slots.pof2);
+    let mut incoming = Vec::new();
+    let mut distance = slots.pof2 / 2;
+    while distance > 0 {
+        let partner = me ^ distance;
+        let mid = lo + (hi - lo) / 2;
+        let (keep, give) = if me < mid { ((lo, mid), (mid, hi)) } else { ((mid, hi), (lo, mid)) };
+        let keep_bytes = slots.bytes(blocks, keep.0, keep.1, esz);
+        incoming.resize(keep_bytes.len(), 0);
+        let peer = slots.process(partner);
+        t.sendrecv(peer, &buf[slots.bytes(blocks, give.0, give.1, esz)], peer, &mut incoming)?;
+        op.reduce(&incoming, &mut buf[keep_bytes], partner < me)?;
+        (lo, hi) = keep;
+        distance /= 2;
+    }
+    if me < slots.removed {
+        t.send(rank - 1, &buf[blocks.bytes(rank - 1, esz)])?;
+    }
+    Ok(())
+}
