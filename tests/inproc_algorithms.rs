@@ -170,6 +170,26 @@ fn circulant_reduce_scatter_every_skip_sequence() {
 }
 
 #[test]
+fn circulant_allreduce_and_reduce_for_every_p_up_to_64() {
+    // process_counts() skips 41..63; the circulant acceptance wants all of 1..64.
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    for p in 41..64 {
+        for n in [1, p - 1, p + 1] {
+            let want = sum_of_inputs(p, n);
+            let got = InProcess::run(p, |t| {
+                let mut all = to_bytes(&int_input(t.rank(), n));
+                circulant::allreduce(t, &op, &mut all, &Skips::new(SkipKind::Halving, p)).unwrap();
+                let mut one = to_bytes(&int_input(t.rank(), n));
+                circulant::reduce(t, &op, &mut one, p / 3, &Skips::new(SkipKind::Halving, p)).unwrap();
+                (from_bytes::<i64>(&all), from_bytes::<i64>(&one))
+            });
+            assert!(got.iter().all(|(a, _)| a == &want), "allreduce p={p} n={n}");
+            assert_eq!(got[p / 3].1, want, "reduce p={p} n={n}");
+        }
+    }
+}
+
+#[test]
 fn circulant_at_a_thousand_processes() {
     let p = 1000;
     for blocks in &layouts(p)[..2] {

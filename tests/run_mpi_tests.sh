@@ -117,7 +117,9 @@ done
 q=quick
 if [ "$flavour" = openmpi ]; then variant_nps="2 5 7 8"; variant_mode=quick; else variant_nps="2 5 7"; variant_mode=shapes; fi
 for algo in circulant:pow2 circulant:linear circulant:sqrt recursive_halving; do
-    for np in $variant_nps; do
+    nps_for_algo=$variant_nps
+    [ "$algo" = recursive_halving ] && nps_for_algo="1 2 3 4 5 6 7 8 9"
+    for np in $nps_for_algo; do
         check "algo-$algo-np$np" 600 "collectives: OK AND reduce_scatter of [0-9]+ B on $np processes: $algo \(forced" "$np" \
             $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $variant_mode
     done
@@ -147,6 +149,11 @@ check "tuning-file-broken-np3" 300 "collectives: OK AND broken.table: line 2: ba
 # Ring allreduce of 2^17 doubles on 4 ranks: each sends 2(p-1)/p n = 1.5 MiB per call.
 check "stats-report-np4" 300 "fastred statistics \(4 processes AND allreduce +ring +1 +1048576 +6 +1572864 +1572864 " 4 \
     $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:ring "$out/stats" 131072 1
+# Circulant (Träff): 6 ranks, 131070 doubles = 6 blocks of 174760 B. The
+# reduce-scatter sends p-1 = 5 blocks in ceil(lg 6) = 3 rounds; the allreduce
+# 2(p-1) = 10 blocks in 6.
+check "stats-report-circulant-np6" 300 "reduce_scatter_block +circulant +1 +1048560 +3 +873800 +873800 AND allreduce +circulant +1 +1048560 +6 +1747600 +1747600 " 6 \
+    $P FASTRED_STATS=1 FASTRED_ALGO=circulant "$out/stats" 131070 1
 check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +6 +1835008 +1835008 " 8 \
     $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:rabenseifner "$out/stats" 131072 1
 

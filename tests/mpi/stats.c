@@ -1,4 +1,5 @@
-/* FASTRED_STATS: run `calls` allreduces of `n` doubles; the runner checks the
+/* FASTRED_STATS: run `calls` allreduces of `n` doubles and one reduce-scatter
+ * of p blocks of n/p; the runner checks the
  * report fastred prints at MPI_Finalize against the cost formulas, and this
  * program checks the same counters through the C API (fastred_counters). */
 #include "common.h"
@@ -15,6 +16,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) a[i] = t_rank + i;
     for (int k = 0; k < calls; k++) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
+    /* One reduce-scatter of p blocks of n/p doubles (the report shows its traffic too). */
+    MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
     counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
     CHECK(get != NULL, "fastred_counters not found");
     if (get) {
