@@ -285,7 +285,6 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         return Err(Fallback("root out of range"));
     }
 
-    let builtin_op = matches!(types::resolve_op(call.op), Ok(OpInfo::Builtin(_)));
     let (reducer, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
         OpInfo::Builtin(kind) => {
             let elem = types::resolve_datatype(call.datatype).map_err(Fallback)?;
@@ -297,6 +296,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
             (AnyReducer::User(UserReducer { op: call.op, datatype: call.datatype, extent }), commutative)
         }
     };
+    let builtin_op = matches!(reducer, AnyReducer::Builtin(_));
     let esz = reducer.elem_size();
     let blocks = Blocks::from_counts(items_per_rank.iter().map(|&n| n as usize));
     let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
