@@ -3,10 +3,14 @@
 //! pending `MPI_ANY_SOURCE`/`MPI_ANY_TAG` receive can never match it) and the
 //! `FASTRED_ALGO` choice agreed at first use (rank 0's, broadcast), so ranks
 //! with differing environments still pick the same algorithm.
+//! It also holds the logical ring for `topo_ring` (Patarasuk & Yuan §3.2),
+//! computed once from every rank's host name and rank 0's `FASTRED_TOPOLOGY`,
+//! and rank 0's `FASTRED_SEGMENT`.
 //! The attribute's delete callback frees both when the user frees the communicator.
 
 use crate::config::{parse_forced, Forced};
 use crate::select::Table;
+use crate::topology::{automatic_ring, Topology};
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{self, MPI_Comm};
 use once_cell::sync::OnceCell;
@@ -21,6 +25,13 @@ pub struct CommState {
     pub forced: Forced,
     /// The selection table, rank 0's (`FASTRED_TUNING`, or the default).
     pub table: Table,
+    /// The contention-free logical ring: `ring[i]` is the rank at position i.
+    pub ring: Vec<usize>,
+    /// The ring differs from rank order or spans several switches: the
+    /// selector's `topology` condition.
+    pub topology_matters: bool,
+    /// `FASTRED_SEGMENT` (rank 0's): pipeline segment size in bytes.
+    pub segment_bytes: Option<usize>,
     /// Decisions already logged (collective, algorithm, size class).
     logged: Mutex<HashSet<String>>,
 }
@@ -88,12 +99,17 @@ pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
     }
     let forced = agree_on_forced(shadow, rank)?;
     let table = agree_on_table(shadow, rank)?;
+    let (ring, topology_matters) = ring_from_topology(shadow, rank, size as usize)?;
+    let segment_bytes = agree_on_segment(shadow, rank)?;
     let state = Box::into_raw(Box::new(CommState {
         shadow,
         rank: rank as usize,
         size: size as usize,
         forced,
         table,
+        ring,
+        topology_matters,
+        segment_bytes,
         logged: Mutex::new(HashSet::new()),
     }));
     // SAFETY: the attribute owns the Box from now on (freed in delete_attr).
@@ -143,6 +159,87 @@ fn agree_on_table(shadow: MPI_Comm, rank: c_int) -> MpiResult<Table> {
             Ok(Table::default_table())
         }
     }
+}
+
+/// Rank 0's `FASTRED_SEGMENT` (bytes, K/M suffixes), broadcast.
+fn agree_on_segment(shadow: MPI_Comm, rank: c_int) -> MpiResult<Option<usize>> {
+    let mut text = Vec::new();
+    if rank == 0 {
+        if let Ok(v) = std::env::var("FASTRED_SEGMENT") {
+            match crate::select::parse_size(v.trim(), true) {
+                Some(n) if n > 0 => text = n.to_string().into_bytes(),
+                _ => log::warn!("FASTRED_SEGMENT={v}: not a positive size (e.g. 65536 or 64K); using the model's segments"),
+            }
+        }
+    }
+    Ok(String::from_utf8_lossy(&broadcast_bytes(shadow, text)?).parse().ok())
+}
+
+/// This process's host: `FASTRED_HOST` if set (for tests that pretend ranks
+/// are spread over machines), else `MPI_Get_processor_name`.
+fn my_host() -> String {
+    if let Ok(h) = std::env::var("FASTRED_HOST") {
+        return h;
+    }
+    let mut name = vec![0u8; 1024];
+    let mut len: c_int = 0;
+    // SAFETY: the buffer exceeds MPI_MAX_PROCESSOR_NAME of both MPIs.
+    if unsafe { ffi::PMPI_Get_processor_name(name.as_mut_ptr().cast(), &mut len) } != ffi::SUCCESS {
+        return String::new();
+    }
+    name.truncate(len.max(0) as usize);
+    String::from_utf8_lossy(&name).into_owned()
+}
+
+/// Every rank's host name, in rank order (fixed 256-byte slots).
+fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
+    const SLOT: usize = 256;
+    let mut mine = my_host().into_bytes();
+    mine.resize(SLOT, 0);
+    let mut all = vec![0u8; SLOT * size];
+    // SAFETY: SLOT bytes out, SLOT bytes per rank in; collective on the shadow communicator.
+    check(unsafe {
+        ffi::PMPI_Allgather(mine.as_ptr() as *mut c_void, SLOT as c_int, ffi::fr_byte(), all.as_mut_ptr().cast(), SLOT as c_int, ffi::fr_byte(), shadow)
+    })?;
+    Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
+}
+
+/// The logical ring for `topo_ring`: from rank 0's `FASTRED_TOPOLOGY` file
+/// (Lemma 4) when it is set and valid, else Lemma 5's automatic order (ranks
+/// grouped by host). Problems with the file: one warning on rank 0, naming the
+/// line, then the automatic order.
+fn ring_from_topology(shadow: MPI_Comm, rank: c_int, size: usize) -> MpiResult<(Vec<usize>, bool)> {
+    let hosts = gather_hosts(shadow, size)?;
+    let (mut text, mut path) = (Vec::new(), String::new());
+    if rank == 0 {
+        if let Ok(p) = std::env::var("FASTRED_TOPOLOGY") {
+            match std::fs::read(&p) {
+                Ok(t) if !t.is_empty() => (text, path) = (t, p),
+                Ok(_) => log::warn!("FASTRED_TOPOLOGY={p}: the file is empty; using the automatic ring (ranks grouped by host)"),
+                Err(e) => log::warn!("FASTRED_TOPOLOGY={p}: cannot read it ({e}); using the automatic ring (ranks grouped by host)"),
+            }
+        }
+    }
+    let text = broadcast_bytes(shadow, text)?;
+    let path = String::from_utf8_lossy(&broadcast_bytes(shadow, path.into_bytes())?).into_owned();
+    let from_file = (!text.is_empty()).then(|| {
+        Topology::parse(&String::from_utf8_lossy(&text), &format!("FASTRED_TOPOLOGY={path}"))
+            .and_then(|t| t.ring_order(&hosts).map(|order| (t.switch_count() > 1, order)))
+    });
+    let (multi_switch, order, source) = match from_file {
+        Some(Ok((multi, order))) => (multi, order, path),
+        other => {
+            if let (Some(Err(e)), 0) = (other, rank) {
+                log::warn!("{e}; using the automatic ring (ranks grouped by host)");
+            }
+            (false, automatic_ring(&hosts).1, "host names".to_string())
+        }
+    };
+    let misordered = order.iter().enumerate().any(|(i, &r)| i != r);
+    if rank == 0 && (misordered || multi_switch) {
+        log::info!("topology ({source}): ring order {order:?}{}", if multi_switch { ", several switches" } else { "" });
+    }
+    Ok((order, misordered || multi_switch))
 }
 
 /// Rank 0's `bytes`, on every rank. (Empty buffers are never handed to MPI:

@@ -14,7 +14,8 @@
 //! the class the running library uses) through the error handler.
 
 use crate::algo::circulant::{self, Skips};
-use crate::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, reduce_scatter_halving, ring, Blocks};
+use crate::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring, Blocks};
+use crate::model::CostModel;
 use crate::comm::{self, CommState};
 use crate::config::{self, Forced};
 use crate::error::{MpiError, MpiResult};
@@ -305,7 +306,15 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let own_block_bytes = if blocks.len() == p { blocks.count(rank as usize) * esz } else { total_bytes };
     let (input, output, local_error) = check_buffers(call, rank, total_bytes, own_block_bytes);
     let state = comm::state_of(call.comm)?;
-    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op };
+    let shape = Shape {
+        coll: call.coll,
+        bytes: total_bytes,
+        elems: blocks.total(),
+        procs: p,
+        commutative,
+        builtin_op,
+        topology: state.topology_matters,
+    };
     let forced = state.forced.get(call.coll);
     let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
@@ -446,7 +455,12 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
                     circulant::reduce(t, op, work, root, &skips)
                 };
             }
+            let model = CostModel::default();
             match (call.coll, plan.algorithm) {
+                (Collective::Allreduce, Algorithm::TopoRing) => topo_ring::allreduce(t, op, work, &st.ring),
+                (_, Algorithm::TopoRing) => topo_ring::reduce(t, op, work, root, &st.ring),
+                (_, Algorithm::Pipeline) => pipeline::reduce(t, op, work, root, st.segment_bytes, &model),
+                (_, Algorithm::FibonacciTree) => fibonacci_tree::reduce(t, op, work, root, st.segment_bytes, &model),
                 (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(t, op, work),
                 (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(t, op, work),
                 (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(t, op, work),
@@ -471,6 +485,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl crate::algo::Transport) -> M
             match (plan.algorithm, plan.algorithm.skip_kind()) {
                 (_, Some(kind)) => circulant::reduce_scatter(t, op, &mut work, &plan.blocks, &Skips::new(kind, st.size))?,
                 (Algorithm::RecursiveHalving, _) => reduce_scatter_halving::reduce_scatter(t, op, &mut work, &plan.blocks)?,
+                (Algorithm::TopoRing, _) => topo_ring::reduce_scatter_blocks(t, op, &mut work, &plan.blocks, &st.ring)?,
                 _ => ring::reduce_scatter(t, op, &mut work, &plan.blocks)?,
             }
             if let Some(p) = plan.output {

@@ -17,6 +17,8 @@ pub mod comm;
 pub mod config;
 pub mod dispatch;
 pub mod errors;
+pub mod model;
 pub mod select;
 pub mod stats;
+pub mod topology;
 pub mod types;

@@ -67,10 +67,17 @@ pub enum Algorithm {
     CirculantSqrt,
     /// Recursive-halving reduce-scatter, distance halving (rank-ordered blocks).
     RecursiveHalving,
+    /// Patarasuk & Yuan §3.2: ring reduce-scatter + allgather on a
+    /// contention-free logical ring from the network topology.
+    TopoRing,
+    /// Linear pipeline reduce (segmented chain).
+    Pipeline,
+    /// Pipelined Fibonacci-tree reduce (Sanders & Sibeyn).
+    FibonacciTree,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 11] = [
+    pub const ALL: [Algorithm; 14] = [
         Algorithm::Native,
         Algorithm::Tree,
         Algorithm::RecursiveDoubling,
@@ -82,6 +89,9 @@ impl Algorithm {
         Algorithm::CirculantLinear,
         Algorithm::CirculantSqrt,
         Algorithm::RecursiveHalving,
+        Algorithm::TopoRing,
+        Algorithm::Pipeline,
+        Algorithm::FibonacciTree,
     ];
 
     /// The name used in `FASTRED_ALGO`, tables and logs.
@@ -98,6 +108,9 @@ impl Algorithm {
             Algorithm::CirculantLinear => "circulant:linear",
             Algorithm::CirculantSqrt => "circulant:sqrt",
             Algorithm::RecursiveHalving => "recursive_halving",
+            Algorithm::TopoRing => "topo_ring",
+            Algorithm::Pipeline => "pipeline",
+            Algorithm::FibonacciTree => "fibonacci_tree",
         }
     }
 
@@ -125,7 +138,8 @@ impl Algorithm {
     pub fn implements(self, coll: Collective) -> bool {
         use Collective::*;
         match self {
-            Algorithm::Native | Algorithm::Ring => true,
+            Algorithm::Native | Algorithm::Ring | Algorithm::TopoRing => true,
+            Algorithm::Pipeline | Algorithm::FibonacciTree => coll == Reduce,
             Algorithm::Circulant | Algorithm::CirculantPow2 | Algorithm::CirculantLinear | Algorithm::CirculantSqrt => true,
             Algorithm::Tree | Algorithm::Rabenseifner | Algorithm::BinaryBlocks => matches!(coll, Allreduce | Reduce),
             Algorithm::RecursiveDoubling => coll == Allreduce,
@@ -169,6 +183,9 @@ pub struct Shape {
     pub commutative: bool,
     /// A predefined op (fastred's kernels) rather than a user function.
     pub builtin_op: bool,
+    /// The topology calls for the topology-aware ring: ranks are not in
+    /// ring order on their hosts, or the network has several switches.
+    pub topology: bool,
 }
 
 /// δ_expo,max (Rabenseifner 2004 §3.6, footnote 2): the largest difference of
@@ -198,10 +215,11 @@ enum Condition {
     Builtin,
     UserOp,
     BinaryBlocksRule,
+    Topology,
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 8] = [
+    const NAMES: [(&'static str, Condition); 9] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -210,6 +228,7 @@ impl Condition {
         ("builtin", Condition::Builtin),
         ("userop", Condition::UserOp),
         ("binary_blocks_rule", Condition::BinaryBlocksRule),
+        ("topology", Condition::Topology),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -222,6 +241,7 @@ impl Condition {
             Condition::Builtin => s.builtin_op,
             Condition::UserOp => !s.builtin_op,
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
+            Condition::Topology => s.topology,
         }
     }
 }
@@ -249,7 +269,8 @@ pub struct Table {
 /// The default table, compiled in.
 pub const DEFAULT_TABLE: &str = include_str!("tuning/default.table");
 
-fn parse_size(s: &str, suffixes: bool) -> Option<usize> {
+/// `N`, or with `suffixes` also `NK` / `NM` (powers of 1024).
+pub fn parse_size(s: &str, suffixes: bool) -> Option<usize> {
     let (digits, mult) = match s.as_bytes().last()? {
         b'K' | b'k' if suffixes => (&s[..s.len() - 1], 1024),
         b'M' | b'm' if suffixes => (&s[..s.len() - 1], 1024 * 1024),
@@ -359,7 +380,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -385,6 +406,24 @@ mod tests {
         let mut s = shape(Allreduce, 1 << 20, 12);
         s.commutative = false;
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, RecursiveDoubling);
+    }
+
+    #[test]
+    fn topology_condition_picks_the_topology_ring_for_long_vectors() {
+        let mut s = shape(Allreduce, 4 << 20, 8);
+        s.topology = true;
+        let t = Table::default_table();
+        assert_eq!(choose(&s, None, &t).algorithm, TopoRing);
+        for coll in [Reduce, ReduceScatter, ReduceScatterBlock] {
+            assert_eq!(choose(&Shape { coll, ..s }, None, &t).algorithm, TopoRing, "{coll:?}");
+        }
+        assert_eq!(choose(&Shape { bytes: 4096, ..s }, None, &t).algorithm, Rabenseifner);
+        assert_eq!(choose(&Shape { commutative: false, ..s }, None, &t).algorithm, RecursiveDoubling);
+        assert_eq!(choose(&Shape { topology: false, ..s }, None, &t).algorithm, Rabenseifner);
+        // Pipelines are reduce-only: forcing them elsewhere is ignored.
+        let c = choose(&s, Some(Pipeline), &t);
+        assert!(c.override_ignored && c.algorithm == TopoRing);
+        assert_eq!(choose(&Shape { coll: Reduce, ..s }, Some(FibonacciTree), &t).algorithm, FibonacciTree);
     }
 
     #[test]
@@ -434,7 +473,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

@@ -3,7 +3,7 @@
 //! (Vectors of 1-byte elements; n chosen so every split is exact.)
 
 use fastred::algo::recursive_halving::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, ring, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, ring, topo_ring, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
@@ -257,6 +257,93 @@ fn recursive_halving_reduce_scatter_sends_1_minus_1_over_p_n_for_powers_of_two()
             reduce_scatter_halving::reduce_scatter(&t, &op, &mut buf, &blocks).unwrap();
             let sent: usize = t.events().iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
             assert_eq!((sent, t.events().len()), (n - n / p, p.ilog2() as usize), "p={p} rank {rank}");
+        }
+    }
+}
+
+/// A ring order unlike rank order: even ranks, then odd ranks descending.
+fn scrambled(p: usize) -> Vec<usize> {
+    (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
+}
+
+/// Records every peer a process sends to.
+struct Peers<'a> {
+    inner: &'a Counting<'a, InProcess>,
+    sent_to: std::cell::RefCell<std::collections::BTreeSet<usize>>,
+}
+
+impl Transport for Peers<'_> {
+    fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+    fn send(&self, to: usize, data: &[u8]) -> fastred::error::MpiResult {
+        self.sent_to.borrow_mut().insert(to);
+        self.inner.send(to, data)
+    }
+    fn recv(&self, from: usize, buf: &mut [u8]) -> fastred::error::MpiResult {
+        self.inner.recv(from, buf)
+    }
+    fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> fastred::error::MpiResult {
+        self.sent_to.borrow_mut().insert(to);
+        self.inner.sendrecv(to, data, from, buf)
+    }
+}
+
+#[test]
+fn topology_ring_sends_2_n_minus_1_over_n_only_to_the_ring_successor() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    for p in 1..=40 {
+        let order = scrambled(p);
+        for m in [1, 5] {
+            let n = p * m;
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let peers = Peers { inner: &counting, sent_to: Default::default() };
+                let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+                topo_ring::allreduce(&peers, &op, &mut buf, &order).unwrap();
+                (counting.traffic(), peers.sent_to.into_inner())
+            });
+            for (r, (t, peers)) in got.iter().enumerate() {
+                // Lemma 2's lower bound 2(N−1)/N·n, met with equality.
+                assert_eq!(t.bytes_sent as usize, 2 * (p - 1) * n / p, "p={p} n={n} rank {r}");
+                assert_eq!(t.bytes_received, t.bytes_sent);
+                assert_eq!(t.steps as usize, 2 * (p - 1));
+                let at = order.iter().position(|&x| x == r).unwrap();
+                let successor = order[(at + 1) % p];
+                let want: std::collections::BTreeSet<usize> = (p > 1).then_some(successor).into_iter().collect();
+                assert_eq!(peers, &want, "p={p} rank {r} sends only to its ring successor");
+            }
+        }
+    }
+}
+
+#[test]
+fn pipeline_and_fibonacci_reduce_send_each_segment_once_per_link() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = fastred::model::CostModel::default();
+    for p in 1..=30 {
+        let n = 1000;
+        for (name, fibonacci) in [("pipeline", false), ("fibonacci_tree", true)] {
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let mut buf = vec![1u8; n];
+                if fibonacci {
+                    fibonacci_tree::reduce(&counting, &op, &mut buf, 0, Some(100), &model).unwrap();
+                } else {
+                    pipeline::reduce(&counting, &op, &mut buf, 0, Some(100), &model).unwrap();
+                }
+                counting.traffic()
+            });
+            // Every non-root sends its whole vector to its parent, in 10 segments.
+            for (r, t) in got.iter().enumerate() {
+                let (bytes, messages) = if r == 0 { (0, 0) } else { (n as u64, 10) };
+                assert_eq!((t.bytes_sent, t.messages_sent), (bytes, messages), "{name} p={p} rank {r}");
+            }
+            let received: u64 = got.iter().map(|t| t.bytes_received).sum();
+            assert_eq!(received, (n * (p - 1)) as u64, "{name} p={p}");
         }
     }
 }

@@ -5,7 +5,8 @@
 //! results must be bit-identical on all ranks.
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
-use fastred::algo::{binary_blocks, binomial, halving_doubling, recursive_doubling, reduce_scatter_halving, ring, Blocks, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring, Blocks, Transport};
+use fastred::model::CostModel;
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
 
@@ -81,8 +82,14 @@ fn check_allreduce(name: &str, algo: AllreduceFn) {
 }
 
 fn check_reduce(name: &str, algo: ReduceFn) {
+    check_reduce_with(name, process_counts(), &algo)
+}
+
+type ReduceClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], usize) -> fastred::error::MpiResult + Sync + 'a;
+
+fn check_reduce_with(name: &str, procs: Vec<usize>, algo: &ReduceClosure) {
     let sum_i64 = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
-    for p in process_counts() {
+    for p in procs {
         for n in element_counts(p) {
             let want = sum_of_inputs(p, n);
             for root in roots(p) {
@@ -322,5 +329,56 @@ fn binary_tree_allreduce_is_rank_ordered() {
         });
         let want = affine_rank_ordered(p, 2);
         assert!(got.iter().all(|g| g == &want), "p={p}");
+    }
+}
+
+/// A ring order unlike rank order: even ranks, then odd ranks descending.
+fn scrambled(p: usize) -> Vec<usize> {
+    (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
+}
+
+#[test]
+fn topology_ring_allreduce_in_rank_order_and_scrambled() {
+    check_allreduce("topo_ring", |t, op, b| topo_ring::allreduce(t, op, b, &topo_ring::rank_order(t.size())));
+    check_allreduce("topo_ring scrambled", |t, op, b| topo_ring::allreduce(t, op, b, &scrambled(t.size())));
+}
+
+#[test]
+fn topology_ring_reduce() {
+    check_reduce("topo_ring", |t, op, b, root| topo_ring::reduce(t, op, b, root, &scrambled(t.size())));
+}
+
+#[test]
+fn topology_ring_reduce_scatter_even_and_irregular_blocks() {
+    for p in (1..=40).chain([64, 100]) {
+        for blocks in layouts(p) {
+            check_reduce_scatter("topo_ring", p, &blocks, &|t, op, b, bl| {
+                topo_ring::reduce_scatter_blocks(t, op, b, bl, &scrambled(t.size())).unwrap()
+            });
+        }
+    }
+}
+
+/// Segment sizes: the model's (every process count), then one element (more
+/// segments than elements for short vectors), less than an element, and a few
+/// elements (p ≤ 17: a message per element is slow in-process).
+fn segment_cases() -> Vec<(Option<usize>, Vec<usize>)> {
+    let few: Vec<usize> = (1..=17).collect();
+    vec![(None, process_counts()), (Some(8), few.clone()), (Some(1), few.clone()), (Some(24), few)]
+}
+
+#[test]
+fn pipeline_reduce_every_segment_size() {
+    let model = CostModel::default();
+    for (segment, procs) in segment_cases() {
+        check_reduce_with(&format!("pipeline {segment:?}"), procs, &|t, op, b, root| pipeline::reduce(t, op, b, root, segment, &model));
+    }
+}
+
+#[test]
+fn fibonacci_tree_reduce_every_segment_size() {
+    let model = CostModel::default();
+    for (segment, procs) in segment_cases() {
+        check_reduce_with(&format!("fibonacci_tree {segment:?}"), procs, &|t, op, b, root| fibonacci_tree::reduce(t, op, b, root, segment, &model));
     }
 }

@@ -108,7 +108,7 @@ echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
 # per-type sweep (the default-selection runs above cover the types).
 nps="1 2 3 4 5 6 7 8 9"
 if [ "$flavour" = openmpi ]; then mode=full; else mode=shapes; fi
-for algo in tree recursive_doubling rabenseifner binary_blocks ring circulant; do
+for algo in tree recursive_doubling rabenseifner binary_blocks ring circulant topo_ring; do
     for np in $nps; do
         check "algo-$algo-np$np" 900 "collectives: OK AND allreduce of [0-9]+ B on $np processes: $algo \(forced" "$np" \
             $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $mode
@@ -123,6 +123,16 @@ for algo in circulant:pow2 circulant:linear circulant:sqrt recursive_halving; do
         check "algo-$algo-np$np" 600 "collectives: OK AND reduce_scatter of [0-9]+ B on $np processes: $algo \(forced" "$np" \
             $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $variant_mode
     done
+done
+# Pipelined reduces (reduce only): the model's segments, and FASTRED_SEGMENT=8
+# (one double per segment: more segments than elements for short vectors).
+for algo in pipeline fibonacci_tree; do
+    for np in $nps; do
+        check "algo-$algo-np$np" 600 "collectives: OK AND reduce of [0-9]+ B on $np processes: $algo \(forced" "$np" \
+            $P FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own $variant_mode
+    done
+    check "algo-$algo-segment8-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \
+        $P FASTRED_ALGO=$algo FASTRED_SEGMENT=8 FASTRED_LOG=debug "$out/collectives" own shapes
 done
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
@@ -156,6 +166,30 @@ check "stats-report-circulant-np6" 300 "reduce_scatter_block +circulant +1 +1048
     $P FASTRED_STATS=1 FASTRED_ALGO=circulant "$out/stats" 131070 1
 check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +6 +1835008 +1835008 " 8 \
     $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:rabenseifner "$out/stats" 131072 1
+
+echo "== [$flavour] topology: ranks placed round-robin on (pretended) hosts, FASTRED_TOPOLOGY"
+FAKE="$root/tests/mpi/fake_hosts.sh"
+# 6 ranks round-robin on 2 hosts: Lemma 5's ring regroups them; the default
+# table picks topo_ring for long vectors; each rank sends 2(p-1)/p n.
+check "topology-round-robin-np6" 600 "topology \(host names\): ring order \[0, 2, 4, 1, 3, 5\] AND allreduce +topo_ring +1 +1048560 +10 +1747600 +1747600 " 6 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_LOG=info FASTRED_STATS=1 "$out/stats" 131070 1
+check "topology-round-robin-collectives-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: topo_ring \(default table" 5 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own shapes
+# Two switches, hosts interleaved: DFS order puts each switch's hosts together.
+cat >"$out/dual.topology" <<'TOPO'
+# two switches joined by one trunk
+switch left node0 node2
+switch right node1 node3
+link left right
+TOPO
+check "topology-file-np4" 600 "topology \($out/dual.topology\): ring order \[0, 2, 1, 3\], several switches AND collectives: OK AND allreduce of [0-9]+ B on 4 processes: topo_ring \(default table" 4 \
+    env FAKE_NODES=4 "$FAKE" $P FASTRED_TOPOLOGY="$out/dual.topology" FASTRED_LOG=debug "$out/collectives" own shapes
+printf 'switch left node0
+switch right node1
+link left middle
+' >"$out/broken.topology"
+check "topology-file-broken-np2" 300 "collectives: OK AND broken.topology: line 3: unknown switch 'middle'.*using the automatic ring" 2 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_TOPOLOGY="$out/broken.topology" "$out/collectives" own quick
 
 echo "== [$flavour] isolation, errors, fallback"
 for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done

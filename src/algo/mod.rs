@@ -13,11 +13,15 @@
 pub mod binary_blocks;
 pub mod binomial;
 pub mod circulant;
+pub mod fibonacci_tree;
 pub mod halving_doubling;
+pub mod pipeline;
 pub mod recursive_halving;
 pub mod reduce_scatter_halving;
+pub mod streaming;
 pub mod recursive_doubling;
 pub mod ring;
+pub mod topo_ring;
 
 use crate::error::MpiResult;
 use std::ops::Range;

@@ -4,7 +4,8 @@
 //! to the root (reduce). Bandwidth-optimal for any p; p−1 latencies per phase.
 //! Requires a commutative op (contributions to a block arrive in ring order).
 
-use super::{split_read_write, Blocks, Transport};
+use super::topo_ring::{self, RingPosition};
+use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 
@@ -25,17 +26,12 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
 }
 
 /// Ring allgather (§3.2): in step i each process passes block rank−i to its
-/// right neighbour and receives block rank−i−1 from its left neighbour.
+/// right neighbour and receives block rank−i−1 from its left neighbour (the
+/// logical ring of [`topo_ring`] in rank order).
 pub fn allgather(t: &impl Transport, buf: &mut [u8], blocks: &Blocks, elem: usize) -> MpiResult {
-    let (p, r) = (t.size(), t.rank());
-    let (right, left) = ((r + 1) % p, (r + p - 1) % p);
-    for step in 0..p.saturating_sub(1) {
-        let outgoing = (r + p - step) % p;
-        let arriving = (r + 2 * p - step - 1) % p;
-        let (out, into) = split_read_write(buf, blocks.bytes(outgoing, elem), blocks.bytes(arriving, elem));
-        t.sendrecv(right, out, left, into)?;
-    }
-    Ok(())
+    let order = topo_ring::rank_order(t.size());
+    let segments: Vec<_> = (0..blocks.len()).map(|k| blocks.bytes(k, elem)).collect();
+    topo_ring::allgather(t, buf, &segments, &RingPosition::of(&order, t.rank()))
 }
 
 /// Allreduce: pairwise-exchange reduce-scatter over p nearly equal blocks, then

@@ -6,6 +6,7 @@
 
 typedef struct { uint64_t calls, user_bytes, messages_sent, bytes_sent, bytes_received, nanoseconds; } counters;
 typedef int (*counters_fn)(int, int, counters *);
+typedef const char *(*name_fn)(int);
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -20,14 +21,17 @@ int main(int argc, char **argv) {
     MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
     counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
-    CHECK(get != NULL, "fastred_counters not found");
-    if (get) {
+    name_fn algorithm_name = (name_fn)dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
+    CHECK(get != NULL && algorithm_name != NULL, "fastred_counters or fastred_algorithm_name not found");
+    if (get && algorithm_name) {
         counters total = {0}, c;
-        for (int algo = 1; algo < 11; algo++)
+        int algorithms = 0;
+        while (algorithm_name(algorithms)) algorithms++;
+        for (int algo = 1; algo < algorithms; algo++)
             if (get(0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
         CHECK(total.calls == (uint64_t)calls && total.user_bytes == (uint64_t)calls * n * sizeof(double),
               "C API counters: %llu calls, %llu bytes", (unsigned long long)total.calls, (unsigned long long)total.user_bytes);
-        CHECK(get(7, 0, &c) == -1 && get(0, 11, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
+        CHECK(get(7, 0, &c) == -1 && get(0, algorithms, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
     }
     free(a); free(b);
     return finish("stats");

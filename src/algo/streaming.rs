@@ -1,0 +1,81 @@
+//! Pipelined (segmented) reduction up a tree, the engine shared by the linear
+//! pipeline and the Fibonacci tree (Wikipedia, "Reduce (parallel pattern)",
+//! "Pipelined tree", after Sanders & Sibeyn 2003): the vector is cut into k
+//! segments that flow towards the root one after another, so every link of the
+//! tree carries a segment at the same time once the pipeline is full.
+
+use super::{relative_rank, absolute_rank, Blocks, Transport};
+use crate::error::MpiResult;
+use crate::op::Reducer;
+use std::ops::Range;
+
+/// A process's neighbours in a reduction tree rooted at relative rank 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLinks {
+    pub parent: Option<usize>,
+    /// Received from in this order, for every segment.
+    pub children: Vec<usize>,
+}
+
+impl TreeLinks {
+    /// Translate links given in ranks relative to `root` into absolute ranks.
+    pub fn absolute(self, root: usize, p: usize) -> TreeLinks {
+        TreeLinks {
+            parent: self.parent.map(|q| absolute_rank(q, root, p)),
+            children: self.children.into_iter().map(|q| absolute_rank(q, root, p)).collect(),
+        }
+    }
+}
+
+/// Byte ranges of `k` nearly equal segments of a vector of `buf_len` bytes
+/// (`k` is clamped to 1..=elements, so no segment is empty).
+pub fn segments(buf_len: usize, elem: usize, k: usize) -> Vec<Range<usize>> {
+    let elems = buf_len / elem;
+    let k = k.clamp(1, elems.max(1));
+    let blocks = Blocks::even(elems, k);
+    (0..k).map(|s| blocks.bytes(s, elem)).collect()
+}
+
+/// Segments for a target segment size in bytes (rounded to whole elements).
+pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Vec<Range<usize>> {
+    segments(buf_len, elem, buf_len.div_ceil(segment_bytes.max(elem)))
+}
+
+/// Reduce `buf` up the tree: for each segment s, fold in every child's segment
+/// s (in `links.children` order), then pass it to the parent. Sending segment
+/// s−1 to the parent overlaps with receiving segment s from the first child.
+/// The root ends with the reduction of all processes' vectors.
+pub fn reduce_up(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
+    let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut incoming = vec![0u8; longest];
+    for (s, seg) in segments.iter().enumerate() {
+        for (c, &child) in links.children.iter().enumerate() {
+            let into = &mut incoming[..seg.len()];
+            match links.parent {
+                Some(parent) if c == 0 && s > 0 => t.sendrecv(parent, &buf[segments[s - 1].clone()], child, into)?,
+                _ => t.recv(child, into)?,
+            }
+            op.reduce(into, &mut buf[seg.clone()], false)?;
+        }
+        if let (Some(parent), true) = (links.parent, links.children.is_empty()) {
+            t.send(parent, &buf[seg.clone()])?; // a leaf just streams
+        }
+    }
+    match (links.parent, segments.last()) {
+        (Some(parent), Some(last)) if !links.children.is_empty() => t.send(parent, &buf[last.clone()]),
+        _ => Ok(()),
+    }
+}
+
+/// This process's relative rank for a tree rooted at `root`.
+pub fn me_relative(t: &impl Transport, root: usize) -> usize {
+    relative_rank(t.rank(), root, t.size())
+}
+
+/// The number of segments that minimises (steps + k)(α + βn/k), the cost of
+/// a pipeline whose first segment needs `fill` steps longer than the others
+/// per segment `stride` steps: k* = √(fill·βn / (stride·α)).
+pub fn optimal_segments(fill: f64, stride: f64, bytes: usize, model: &crate::model::CostModel) -> usize {
+    let k = (fill.max(0.0) * model.beta * bytes as f64 / (stride * model.alpha)).sqrt();
+    (k.round() as usize).max(1)
+}

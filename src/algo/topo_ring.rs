@@ -1,0 +1,122 @@
+//! The bandwidth-efficient all-reduce of Patarasuk & Yuan §3.2: a ring
+//! reduce-scatter followed by a ring allgather over a *logical ring*
+//! `F(0) → F(1) → … → F(N−1) → F(0)`, a permutation of the ranks chosen so
+//! that no two ring edges share a directed network link (Lemma 4, see
+//! [`crate::topology`]). Every message goes to the ring successor, so each
+//! process sends exactly 2(N−1)/N·n bytes in 2(N−1) steps (Lemma 3: optimal).
+//! Requires a commutative op (a segment is combined in ring order).
+
+use super::{split_read_write, Blocks, Transport};
+use crate::error::MpiResult;
+use crate::op::Reducer;
+use std::ops::Range;
+
+/// This process's place in a logical ring: `order[i]` is the rank at ring
+/// position i.
+#[derive(Clone, Debug)]
+pub struct RingPosition<'a> {
+    order: &'a [usize],
+    position: usize,
+}
+
+impl<'a> RingPosition<'a> {
+    /// The position of `rank` in `order` (a permutation of 0..order.len()).
+    pub fn of(order: &'a [usize], rank: usize) -> RingPosition<'a> {
+        let position = order.iter().position(|&r| r == rank).expect("the ring order holds every rank");
+        RingPosition { order, position }
+    }
+
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Position `i` steps after this one (`i` may exceed the ring length).
+    fn ahead(&self, i: usize) -> usize {
+        (self.position + i) % self.len()
+    }
+
+    /// Position `i` steps before this one.
+    fn behind(&self, i: usize) -> usize {
+        (self.position + self.len() * 2 - i % self.len()) % self.len()
+    }
+
+    fn successor(&self) -> usize {
+        self.order[self.ahead(1)]
+    }
+
+    fn predecessor(&self) -> usize {
+        self.order[self.behind(1)]
+    }
+}
+
+/// Ring reduce-scatter (§3.2, Figure 3): segment `k` is `buf[segments[k]]`.
+/// In iteration j = 1..N−1 the process at position i sends its partial
+/// result for segment i−j to its successor and folds the predecessor's partial
+/// result for segment i−j−1 into its own. Afterwards position i holds the
+/// reduction of segment i; the other segments hold partial results.
+pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+    let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut incoming = vec![0u8; longest];
+    for j in 1..ring.len() {
+        let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
+        let into = &mut incoming[..segments[arriving].len()];
+        t.sendrecv(ring.successor(), &buf[segments[sending].clone()], ring.predecessor(), into)?;
+        op.reduce(into, &mut buf[segments[arriving].clone()], true)?;
+    }
+    Ok(())
+}
+
+/// Ring allgather (§3.2, after [4]): position i starts with segment i and in
+/// each of N−1 iterations forwards what it last received to its successor.
+pub fn allgather(t: &impl Transport, buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+    for j in 0..ring.len().saturating_sub(1) {
+        let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
+        let (out, into) = split_read_write(buf, segments[sending].clone(), segments[arriving].clone());
+        t.sendrecv(ring.successor(), out, ring.predecessor(), into)?;
+    }
+    Ok(())
+}
+
+/// Byte ranges of nearly equal segments, one per ring position.
+fn even_segments(buf: &[u8], elem: usize, parts: usize) -> (Blocks, Vec<Range<usize>>) {
+    let blocks = Blocks::even(buf.len() / elem, parts);
+    let ranges = (0..parts).map(|k| blocks.bytes(k, elem)).collect();
+    (blocks, ranges)
+}
+
+/// Allreduce on the logical ring `order`. One process reduces each segment,
+/// so all ranks end with bit-identical results.
+pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let (_, segments) = even_segments(buf, op.elem_size(), t.size());
+    reduce_scatter(t, op, buf, &segments, &ring)?;
+    allgather(t, buf, &segments, &ring)
+}
+
+/// `MPI_Reduce_scatter` on the ring: the position of rank r reduces r's
+/// block, so every rank ends with its own block at `blocks.bytes(r)`.
+pub fn reduce_scatter_blocks(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks, order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let segments: Vec<_> = order.iter().map(|&r| blocks.bytes(r, op.elem_size())).collect();
+    reduce_scatter(t, op, buf, &segments, &ring)
+}
+
+/// Reduce: the ring reduce-scatter, then every process sends its reduced
+/// segment to `root` (as the ring reduce of Rabenseifner §3.7).
+pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let (_, segments) = even_segments(buf, op.elem_size(), t.size());
+    reduce_scatter(t, op, buf, &segments, &ring)?;
+    if t.rank() != root {
+        return t.send(root, &buf[segments[ring.position].clone()]);
+    }
+    for (k, &from) in order.iter().enumerate().filter(|(_, &r)| r != root) {
+        t.recv(from, &mut buf[segments[k].clone()])?;
+    }
+    Ok(())
+}
+
+/// The identity ring `0 → 1 → … → p−1`, for callers without a topology.
+pub fn rank_order(p: usize) -> Vec<usize> {
+    (0..p).collect()
+}
