@@ -9,7 +9,8 @@
  * Algorithm index for the functions below: 0 native (calls handed to the MPI
  * library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
  * 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
- * 10 recursive_halving.
+ * 10 recursive_halving, 11 topo_ring, 12 pipeline, 13 fibonacci_tree
+ * (`fastred_algorithm_name` returns NULL past the last).
  */
 typedef int FastredAlgorithm;
 
@@ -63,6 +64,29 @@ uint64_t fastred_own_calls(FastredCollective c);
  * (`PMPI_*`) because fastred does not support them or was told not to.
  */
 uint64_t fastred_fallback_calls(FastredCollective c);
+
+/**
+ * 1 if fastred implements collective `c` with algorithm `a`, else 0.
+ */
+int fastred_implements(FastredCollective c, FastredAlgorithm a);
+
+/**
+ * The algorithm the last call of collective `c` in this process ran (0 =
+ * handed to the MPI library), or -1 before any call or for an unknown `c`.
+ */
+FastredAlgorithm fastred_last_algorithm(FastredCollective c);
+
+/**
+ * Override `FASTRED_ALGO` in this process from now on, with a spec in its
+ * syntax (e.g. "allreduce:ring"); NULL or "" returns to the agreed
+ * `FASTRED_ALGO` / table choice. Every rank must make the same call between
+ * the same collectives (as a benchmark switching algorithms does). Returns
+ * the number of items ignored as invalid (0 = all applied).
+ *
+ * # Safety
+ * `spec` must be NULL or a NUL-terminated string.
+ */
+int fastred_force(const char *spec);
 
 #ifdef __cplusplus
 }  // extern "C"

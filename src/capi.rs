@@ -28,7 +28,8 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 /// Algorithm index for the functions below: 0 native (calls handed to the MPI
 /// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
 /// 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
-/// 10 recursive_halving.
+/// 10 recursive_halving, 11 topo_ring, 12 pipeline, 13 fibonacci_tree
+/// (`fastred_algorithm_name` returns NULL past the last).
 pub type FastredAlgorithm = c_int;
 
 /// Counters of one collective × algorithm in this process.
@@ -72,4 +73,48 @@ pub extern "C" fn fastred_own_calls(c: FastredCollective) -> u64 {
 #[no_mangle]
 pub extern "C" fn fastred_fallback_calls(c: FastredCollective) -> u64 {
     collective(c).map_or(0, stats::fallback_calls)
+}
+
+/// 1 if fastred implements collective `c` with algorithm `a`, else 0.
+#[no_mangle]
+pub extern "C" fn fastred_implements(c: FastredCollective, a: FastredAlgorithm) -> c_int {
+    let algo = usize::try_from(a).ok().and_then(|i| Algorithm::ALL.get(i).copied());
+    match (collective(c), algo) {
+        (Some(c), Some(a)) => c_int::from(a.implements(c)),
+        _ => 0,
+    }
+}
+
+/// The algorithm the last call of collective `c` in this process ran (0 =
+/// handed to the MPI library), or -1 before any call or for an unknown `c`.
+#[no_mangle]
+pub extern "C" fn fastred_last_algorithm(c: FastredCollective) -> FastredAlgorithm {
+    collective(c)
+        .and_then(stats::last_algorithm)
+        .and_then(|a| Algorithm::ALL.iter().position(|x| *x == a))
+        .map_or(-1, |i| i as c_int)
+}
+
+/// Override `FASTRED_ALGO` in this process from now on, with a spec in its
+/// syntax (e.g. "allreduce:ring"); NULL or "" returns to the agreed
+/// `FASTRED_ALGO` / table choice. Every rank must make the same call between
+/// the same collectives (as a benchmark switching algorithms does). Returns
+/// the number of items ignored as invalid (0 = all applied).
+///
+/// # Safety
+/// `spec` must be NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn fastred_force(spec: *const c_char) -> c_int {
+    if spec.is_null() {
+        crate::config::set_override(None);
+        return 0;
+    }
+    let spec = std::ffi::CStr::from_ptr(spec).to_string_lossy();
+    if spec.trim().is_empty() {
+        crate::config::set_override(None);
+        return 0;
+    }
+    let (forced, warnings) = crate::config::parse_forced(&spec);
+    crate::config::set_override(Some(forced));
+    warnings.len() as c_int
 }

@@ -11,6 +11,7 @@
 use crate::config::{parse_forced, Forced};
 use crate::select::Table;
 use crate::topology::{automatic_ring, Topology};
+use crate::transport::pmpi::DEFAULT_PIECE;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{self, MPI_Comm};
 use once_cell::sync::OnceCell;
@@ -32,6 +33,8 @@ pub struct CommState {
     pub topology_matters: bool,
     /// `FASTRED_SEGMENT` (rank 0's): pipeline segment size in bytes.
     pub segment_bytes: Option<usize>,
+    /// `FASTRED_PIECE` (rank 0's): longer messages go in pieces of this size.
+    pub piece_bytes: usize,
     /// Decisions already logged (collective, algorithm, size class).
     logged: Mutex<HashSet<String>>,
 }
@@ -100,7 +103,8 @@ pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
     let forced = agree_on_forced(shadow, rank)?;
     let table = agree_on_table(shadow, rank)?;
     let (ring, topology_matters) = ring_from_topology(shadow, rank, size as usize)?;
-    let segment_bytes = agree_on_segment(shadow, rank)?;
+    let segment_bytes = agree_on_size(shadow, rank, "FASTRED_SEGMENT", "using the model's segments")?;
+    let piece_bytes = agree_on_size(shadow, rank, "FASTRED_PIECE", "using the default")?.unwrap_or(DEFAULT_PIECE);
     let state = Box::into_raw(Box::new(CommState {
         shadow,
         rank: rank as usize,
@@ -110,6 +114,7 @@ pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
         ring,
         topology_matters,
         segment_bytes,
+        piece_bytes,
         logged: Mutex::new(HashSet::new()),
     }));
     // SAFETY: the attribute owns the Box from now on (freed in delete_attr).
@@ -161,14 +166,14 @@ fn agree_on_table(shadow: MPI_Comm, rank: c_int) -> MpiResult<Table> {
     }
 }
 
-/// Rank 0's `FASTRED_SEGMENT` (bytes, K/M suffixes), broadcast.
-fn agree_on_segment(shadow: MPI_Comm, rank: c_int) -> MpiResult<Option<usize>> {
+/// Rank 0's size from environment variable `var` (bytes, K/M suffixes), broadcast.
+fn agree_on_size(shadow: MPI_Comm, rank: c_int, var: &str, otherwise: &str) -> MpiResult<Option<usize>> {
     let mut text = Vec::new();
     if rank == 0 {
-        if let Ok(v) = std::env::var("FASTRED_SEGMENT") {
+        if let Ok(v) = std::env::var(var) {
             match crate::select::parse_size(v.trim(), true) {
                 Some(n) if n > 0 => text = n.to_string().into_bytes(),
-                _ => log::warn!("FASTRED_SEGMENT={v}: not a positive size (e.g. 65536 or 64K); using the model's segments"),
+                _ => log::warn!("{var}={v}: not a positive size (e.g. 65536 or 64K); {otherwise}"),
             }
         }
     }

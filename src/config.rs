@@ -1,6 +1,7 @@
 //! Environment: `FASTRED_ALGO` (forced algorithms) and `FASTRED_LOG` (logging).
 
 use crate::select::{Algorithm, Collective};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Per-collective forced algorithm (index = position in `Collective::ALL`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,6 +20,25 @@ impl Forced {
 
     pub fn decode(bytes: [u8; 4]) -> Forced {
         Forced(bytes.map(|b| if b == 0 { None } else { Algorithm::ALL.get(b as usize - 1).copied() }))
+    }
+}
+
+/// A process-wide override of the agreed `FASTRED_ALGO` choice, set through
+/// the C API (`fastred_force`) by programs that switch algorithms between
+/// calls (the benchmark). Encoded as 1 + the four `Forced::encode` bytes, 0 = none.
+static OVERRIDE: AtomicU64 = AtomicU64::new(0);
+
+/// Replace (`Some`) or clear (`None`) the override.
+pub fn set_override(forced: Option<Forced>) {
+    let v = forced.map_or(0, |f| 1 + u64::from(u32::from_le_bytes(f.encode())));
+    OVERRIDE.store(v, Ordering::Relaxed);
+}
+
+/// The override if one is set, else `agreed`.
+pub fn effective(agreed: Forced) -> Forced {
+    match OVERRIDE.load(Ordering::Relaxed) {
+        0 => agreed,
+        v => Forced::decode(((v - 1) as u32).to_le_bytes()),
     }
 }
 

@@ -315,7 +315,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         builtin_op,
         topology: state.topology_matters,
     };
-    let forced = state.forced.get(call.coll);
+    let forced = config::effective(state.forced).get(call.coll);
     let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
         log::warn!(
@@ -415,7 +415,7 @@ fn load_input(plan: &Plan, work: &mut [u8]) {
 /// Run the planned algorithm; returns what this process sent and received.
 fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     let st = plan.state;
-    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size);
+    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes);
     let t = Counting::new(&pmpi);
     run_algorithm(call, plan, &t)?;
     Ok(t.traffic())

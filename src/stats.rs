@@ -5,6 +5,7 @@
 
 use crate::select::{Algorithm, Collective};
 use crate::transport::counting::Traffic;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 /// Counters of one (collective, algorithm) pair; `Algorithm::Native` counts
@@ -32,8 +33,12 @@ fn index(c: Collective, a: Algorithm) -> usize {
     c as usize * Algorithm::ALL.len() + Algorithm::ALL.iter().position(|x| *x == a).unwrap()
 }
 
+/// The algorithm index (in `Algorithm::ALL`) of the last call of each collective, −1 before any.
+static LAST: [AtomicI32; 4] = [const { AtomicI32::new(-1) }; 4];
+
 /// Record one call.
 pub fn record(c: Collective, a: Algorithm, user_bytes: usize, traffic: Traffic, nanoseconds: u64) {
+    LAST[c as usize].store(Algorithm::ALL.iter().position(|x| *x == a).unwrap() as i32, Ordering::Relaxed);
     if let Ok(mut t) = TABLE.lock() {
         let e = &mut t[index(c, a)];
         e.calls += 1;
@@ -43,6 +48,11 @@ pub fn record(c: Collective, a: Algorithm, user_bytes: usize, traffic: Traffic, 
         e.bytes_received += traffic.bytes_received;
         e.nanoseconds += nanoseconds;
     }
+}
+
+/// The algorithm of the last call of `c` in this process, if any.
+pub fn last_algorithm(c: Collective) -> Option<Algorithm> {
+    usize::try_from(LAST[c as usize].load(Ordering::Relaxed)).ok().map(|i| Algorithm::ALL[i])
 }
 
 pub fn get(c: Collective, a: Algorithm) -> Counters {

@@ -1,14 +1,22 @@
 //! The real transport: `PMPI_Send`/`Recv`/`Sendrecv` of `MPI_BYTE` on fastred's
 //! private duplicate of the user's communicator (so no user receive, not even
 //! `MPI_ANY_SOURCE`/`MPI_ANY_TAG`, can match fastred's messages).
+//!
+//! Messages longer than the communicator's piece size (`FASTRED_PIECE`, rank
+//! 0's, default [`DEFAULT_PIECE`]) go as several pieces, all posted at once:
+//! pieces below the MPI library's rendezvous threshold are sent eagerly, so a
+//! two-way exchange over TCP runs in both directions at once instead of one
+//! after the other (both MPIs serialise a large `MPI_Sendrecv` over TCP).
 
 use crate::algo::Transport;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{self, MPI_Comm, MPI_Datatype};
 use std::os::raw::c_int;
 
-/// Messages larger than this go in several pieces (MPI counts are `int`).
-const PIECE: usize = 1 << 30;
+/// Default piece size: under Open MPI's TCP eager limit (64 KiB) and MPI's
+/// `int` counts. Both ends of a message must use the same piece size.
+pub const DEFAULT_PIECE: usize = 32 << 10;
+const MAX_PIECE: usize = 1 << 30;
 const TAG: c_int = 0x7a3d;
 
 pub struct PmpiTransport {
@@ -16,6 +24,7 @@ pub struct PmpiTransport {
     byte: MPI_Datatype,
     rank: usize,
     size: usize,
+    piece: usize,
 }
 
 /// A pointer MPI may see for `data`: an empty slice's pointer is dangling (0x1
@@ -35,15 +44,15 @@ fn check(rc: c_int) -> MpiResult {
 
 impl PmpiTransport {
     /// A transport over `comm` (fastred's private communicator) of which this
-    /// process is `rank` of `size`.
-    pub fn new(comm: MPI_Comm, rank: usize, size: usize) -> Self {
+    /// process is `rank` of `size`, cutting messages into `piece` bytes.
+    pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize) -> Self {
         // SAFETY: a constant handle from the shim.
         let byte = unsafe { ffi::fr_byte() };
-        PmpiTransport { comm, byte, rank, size }
+        PmpiTransport { comm, byte, rank, size, piece: piece.clamp(1, MAX_PIECE) }
     }
 
     fn isend_pieces(&self, to: usize, data: &[u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
-        for piece in data.chunks(PIECE) {
+        for piece in data.chunks(self.piece) {
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: `piece` outlives the request (waited on before returning).
             check(unsafe {
@@ -55,7 +64,7 @@ impl PmpiTransport {
     }
 
     fn irecv_pieces(&self, from: usize, buf: &mut [u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
-        for piece in buf.chunks_mut(PIECE) {
+        for piece in buf.chunks_mut(self.piece) {
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: as above.
             check(unsafe {
@@ -81,7 +90,7 @@ impl Transport for PmpiTransport {
     }
 
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
-        if data.len() <= PIECE {
+        if data.len() <= self.piece {
             // SAFETY: valid buffer of data.len() bytes.
             return check(unsafe { ffi::PMPI_Send(buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) });
         }
@@ -91,7 +100,7 @@ impl Transport for PmpiTransport {
     }
 
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        if buf.len() <= PIECE {
+        if buf.len() <= self.piece {
             // SAFETY: valid buffer of buf.len() bytes.
             return check(unsafe {
                 ffi::PMPI_Recv(buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
@@ -103,7 +112,7 @@ impl Transport for PmpiTransport {
     }
 
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        if data.len() <= PIECE && buf.len() <= PIECE {
+        if data.len() <= self.piece && buf.len() <= self.piece {
             // SAFETY: valid buffers of the given lengths.
             return check(unsafe {
                 ffi::PMPI_Sendrecv(

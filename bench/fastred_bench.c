@@ -1,0 +1,267 @@
+/* fastred_bench: native MPI vs fastred's default choice vs every fastred
+ * algorithm, in one run, alternating variant by variant within each
+ * repetition so that drift and noise hit all of them alike.
+ *
+ * Run it with libfastred.so preloaded (`fastred bench` does that); without it
+ * only the native variant is measured. Per (collective, size, variant) it
+ * reports the median over repetitions of the slowest rank's time, algbw =
+ * size/time and busbw as nccl-tests defines it (allreduce 2(p-1)/p, reduce-
+ * scatter (p-1)/p, reduce 1 × algbw), and with --link-rate the % of the
+ * bandwidth bound (busbw / link rate). Vectors of doubles, MPI_SUM.
+ *
+ * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,native,ring,...|all]
+ *                      [--time SECONDS] [--reps N] [--link-rate 50mbit] [--csv FILE]
+ *                      [--factor F] [--quiet]
+ * Sizes go from MIN to MAX by a factor F (default 2). Every variant's result
+ * is checked once per size (exact sums), so a wrong answer stops the run.
+ */
+#include <mpi.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ALLREDUCE, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, NCOLL };
+static const char *coll_names[NCOLL] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"};
+
+/* fastred's C API, looked up at run time (NULL when fastred is not loaded). */
+static const char *(*algorithm_name)(int);
+static int (*implements)(int, int);
+static int (*force)(const char *);
+static int (*last_algorithm)(int);
+
+static int rank, procs;
+
+/* Rank r's input element i; the sum over ranks is exact in double. */
+static double input(int r, size_t i) { return (r + 1) * 0.5 + (double)(i % 1000); }
+
+/* Check this rank's part of the result of collective c; returns the number of wrong elements. */
+static long check_result(int c, const double *out, int count, const int *rcounts) {
+    size_t first = 0, n = count;
+    if (c == REDUCE && rank != 0) return 0;
+    if (c == REDUCE_SCATTER || c == REDUCE_SCATTER_BLOCK) {
+        for (int r = 0; r < rank; r++) first += rcounts[r];
+        n = rcounts[rank];
+    }
+    long wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        double want = 0.25 * procs * (procs + 1) + procs * (double)((first + i) % 1000);
+        if (out[i] != want) wrong++;
+    }
+    return wrong;
+}
+
+static double parse_size(const char *s) {
+    char *end;
+    double v = strtod(s, &end);
+    if (*end == 'K' || *end == 'k') v *= 1024;
+    if (*end == 'M' || *end == 'm') v *= 1024 * 1024;
+    if (*end == 'G' || *end == 'g') v *= 1024 * 1024 * 1024;
+    return v;
+}
+
+/* "50mbit", "1gbit", "125000000" (bytes/s) → bytes per second. */
+static double parse_rate(const char *s) {
+    char *end;
+    double v = strtod(s, &end);
+    if (!strcmp(end, "kbit")) return v * 1e3 / 8;
+    if (!strcmp(end, "mbit")) return v * 1e6 / 8;
+    if (!strcmp(end, "gbit")) return v * 1e9 / 8;
+    return v;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    char name[64];  /* "native", "default" or an algorithm */
+    int algo;       /* fastred index; -1 native (PMPI), -2 default */
+} variant;
+
+/* One call of collective c on `count` doubles, through fastred or PMPI. */
+static void call(int c, int native, double *in, double *out, int count, int *rcounts) {
+    int block = count / procs;
+    switch (c) {
+    case ALLREDUCE:
+        native ? PMPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
+               : MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case REDUCE:
+        native ? PMPI_Reduce(in, out, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD)
+               : MPI_Reduce(in, out, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER:
+        native ? PMPI_Reduce_scatter(in, out, rcounts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
+               : MPI_Reduce_scatter(in, out, rcounts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER_BLOCK:
+        native ? PMPI_Reduce_scatter_block(in, out, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)
+               : MPI_Reduce_scatter_block(in, out, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    }
+}
+
+static double bus_factor(int c) {
+    if (c == ALLREDUCE) return 2.0 * (procs - 1) / procs;
+    if (c == REDUCE) return 1.0;
+    return (double)(procs - 1) / procs;
+}
+
+/* Does `list` (comma-separated) contain `word`? */
+static int listed(const char *list, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0)) return 1;
+    return 0;
+}
+
+static void progress(double done, const char *what) {
+    if (rank || !isatty(2)) return;
+    int width = 30, fill = (int)(done * width);
+    fprintf(stderr, "\r[%.*s%*s] %3.0f%% %-40.40s", fill, "##############################", width - fill, "", done * 100, what);
+    if (done >= 1) fprintf(stderr, "\n");
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
+    double min_size = 8, max_size = 16 * 1024 * 1024, target = 0.2, link_rate = 0, factor = 2;
+    int reps_fixed = 0, quiet = 0;
+    const char *colls = "allreduce,reduce,reduce_scatter,reduce_scatter_block", *algos = "all", *csv_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(a, "--sizes")) { const char *colon = strchr(v, ':'); min_size = parse_size(v); max_size = colon ? parse_size(colon + 1) : min_size; i++; }
+        else if (!strcmp(a, "--colls")) { colls = v; i++; }
+        else if (!strcmp(a, "--algos")) { algos = v; i++; }
+        else if (!strcmp(a, "--time")) { target = atof(v); i++; }
+        else if (!strcmp(a, "--reps")) { reps_fixed = atoi(v); i++; }
+        else if (!strcmp(a, "--link-rate")) { link_rate = parse_rate(v); i++; }
+        else if (!strcmp(a, "--csv")) { csv_path = v; i++; }
+        else if (!strcmp(a, "--factor")) { factor = atof(v); i++; if (factor < 1.01) factor = 2; }
+        else if (!strcmp(a, "--quiet")) quiet = 1;
+        else {
+            if (!rank) fprintf(stderr, "fastred_bench: unknown argument '%s' (see the usage at the top of bench/fastred_bench.c)\n", a);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    algorithm_name = (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
+    implements = (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements");
+    force = (int (*)(const char *))dlsym(RTLD_DEFAULT, "fastred_force");
+    last_algorithm = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
+    int have_fastred = algorithm_name && implements && force && last_algorithm;
+    if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
+
+    FILE *csv = NULL;
+    if (!rank && csv_path) {
+        csv = fopen(csv_path, "w");
+        if (!csv) { perror(csv_path); MPI_Abort(MPI_COMM_WORLD, 2); }
+        fprintf(csv, "collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native\n");
+    }
+    size_t max_count = (size_t)(max_size / 8) + procs;
+    double *in = malloc(max_count * 8), *out = malloc(max_count * 8);
+    int *rcounts = malloc(sizeof(int) * procs);
+    for (size_t i = 0; i < max_count; i++) in[i] = input(rank, i);
+
+    int nsizes = 0;
+    for (double s = min_size; s <= max_size; s *= factor) nsizes++;
+    int ncolls = 0;
+    for (int c = 0; c < NCOLL; c++) ncolls += listed(colls, coll_names[c]);
+    int step = 0;
+    if (!rank && !quiet)
+        printf("# fastred_bench: %d processes, doubles, MPI_SUM, median of the slowest rank%s\n", procs,
+               link_rate > 0 ? ", % of bound = busbw / link rate" : "");
+
+    for (int c = 0; c < NCOLL; c++) {
+        if (!listed(colls, coll_names[c])) continue;
+        variant vs[32];
+        int nv = 0;
+        if (listed(algos, "native") || !strcmp(algos, "all") || !have_fastred) { strcpy(vs[nv].name, "native"); vs[nv++].algo = -1; }
+        if (have_fastred && (listed(algos, "default") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "default"); vs[nv++].algo = -2; }
+        for (int a = 1; have_fastred && algorithm_name(a) && nv < 32; a++)
+            if (implements(c, a) && (!strcmp(algos, "all") || listed(algos, algorithm_name(a)))) {
+                snprintf(vs[nv].name, sizeof vs[nv].name, "%s", algorithm_name(a));
+                vs[nv++].algo = a;
+            }
+        if (!rank && !quiet) printf("# %-21s %9s  %-18s %-20s %10s %9s %9s %7s %9s\n", "collective", "bytes", "variant", "ran", "median_s", "algbw_MB", "busbw_MB", "%bound", "vs_native");
+        for (double s = min_size; s <= max_size; s *= factor, step++) {
+            int count = (int)(s / 8);
+            if (count < 1) count = 1;
+            if (c == REDUCE_SCATTER_BLOCK && count < procs) count = procs;
+            if (c == REDUCE_SCATTER_BLOCK) count -= count % procs;
+            for (int r = 0; r < procs; r++)
+                rcounts[r] = c == REDUCE_SCATTER_BLOCK ? count / procs : count / procs + (r < count % procs);
+            double bytes = count * 8.0;
+            char label[64];
+            snprintf(label, sizeof label, "%s %.0f B", coll_names[c], bytes);
+            progress((double)step / (nsizes * ncolls), label);
+            /* Warm up every variant once (creates fastred's per-communicator
+             * state, opens connections), and time one call to size the run. */
+            double slowest = 0;
+            int ran[32];
+            for (int v = 0; v < nv; v++) {
+                char spec[128];
+                if (vs[v].algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], vs[v].name);
+                if (have_fastred) force(vs[v].algo >= 0 ? spec : NULL);
+                PMPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                call(c, vs[v].algo == -1, in, out, count, rcounts);
+                double t = MPI_Wtime() - t0;
+                ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
+                if (t > slowest) slowest = t;
+                long wrong = check_result(c, out, count, rcounts);
+                PMPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+                if (wrong) {
+                    if (!rank) fprintf(stderr, "fastred_bench: %s of %d doubles with %s: %ld wrong elements\n", coll_names[c], count, vs[v].name, wrong);
+                    MPI_Abort(MPI_COMM_WORLD, 3);
+                }
+            }
+            PMPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            int reps = reps_fixed > 0 ? reps_fixed : (int)(target / (slowest > 1e-9 ? slowest : 1e-9));
+            if (reps_fixed <= 0) reps = reps < 3 ? 3 : reps > 200 ? 200 : reps;
+            double *times = malloc(sizeof(double) * reps * nv);
+            for (int k = 0; k < reps; k++) {
+                for (int v = 0; v < nv; v++) {
+                    char spec[128];
+                    if (vs[v].algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], vs[v].name);
+                    if (have_fastred) force(vs[v].algo >= 0 ? spec : NULL);
+                    PMPI_Barrier(MPI_COMM_WORLD);
+                    double t0 = MPI_Wtime();
+                    call(c, vs[v].algo == -1, in, out, count, rcounts);
+                    double t = MPI_Wtime() - t0;
+                    PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                    times[v * reps + k] = t;
+                }
+            }
+            if (have_fastred) force(NULL);
+            double native_median = 0;
+            for (int v = 0; v < nv && !rank; v++) {
+                double *tv = times + v * reps;
+                qsort(tv, reps, sizeof(double), cmp_double);
+                double median = reps % 2 ? tv[reps / 2] : 0.5 * (tv[reps / 2 - 1] + tv[reps / 2]);
+                if (vs[v].algo == -1) native_median = median;
+                double algbw = bytes / median, busbw = algbw * bus_factor(c);
+                double pct = link_rate > 0 ? 100 * busbw / link_rate : NAN;
+                double vs_native = native_median > 0 ? native_median / median : NAN;
+                const char *ran_name = ran[v] > 0 && algorithm_name ? algorithm_name(ran[v]) : "native";
+                if (!quiet)
+                    printf("  %-21s %9.0f  %-18s %-20s %10.6f %9.2f %9.2f %7.1f %9.2f\n", coll_names[c], bytes, vs[v].name,
+                           ran_name, median, algbw / 1e6, busbw / 1e6, pct, vs_native);
+                if (csv)
+                    fprintf(csv, "%s,%d,%.0f,%s,%s,%d,%.9f,%.9f,%.1f,%.1f,%.2f,%.4f\n", coll_names[c], procs, bytes, vs[v].name,
+                            ran_name, reps, median, tv[0], algbw, busbw, pct, vs_native);
+            }
+            if (!rank) fflush(stdout);
+            free(times);
+        }
+    }
+    progress(1, "done");
+    if (csv) fclose(csv);
+    free(in); free(out); free(rcounts);
+    MPI_Finalize();
+    return 0;
+}

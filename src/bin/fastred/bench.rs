@@ -1,0 +1,335 @@
+//! `fastred bench`, `fastred tune` and `fastred plot`: build and run the
+//! benchmark program shipped in `bench/fastred_bench.c`, turn its CSV into a
+//! tuning table or into plots.
+
+use crate::{library_for, mpirun_command, parse_launch, plot, status_of};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BENCH_SOURCE: &str = include_str!("../../../bench/fastred_bench.c");
+
+/// One line of the benchmark's CSV.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub coll: String,
+    pub procs: usize,
+    pub bytes: usize,
+    pub variant: String,
+    /// The algorithm that ran (differs from `variant` for "default").
+    pub algorithm: String,
+    pub median: f64,
+    pub busbw: f64,
+    pub pct_of_bound: f64,
+    pub vs_native: f64,
+}
+
+pub fn read_csv(path: &Path) -> Result<Vec<Record>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| format!("{}: no column '{name}'", path.display()));
+    let (c, p, b, v, a) = (col("collective")?, col("procs")?, col("bytes")?, col("variant")?, col("algorithm")?);
+    let (m, bb, pct, vn) = (col("median_s")?, col("busbw_Bps")?, col("pct_of_bound")?, col("vs_native")?);
+    let mut out = vec![];
+    for (i, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        let num = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        if f.len() < header.len() {
+            return Err(format!("{}: line {}: {} fields, expected {}", path.display(), i + 2, f.len(), header.len()));
+        }
+        out.push(Record {
+            coll: f[c].to_string(),
+            procs: num(p) as usize,
+            bytes: num(b) as usize,
+            variant: f[v].to_string(),
+            algorithm: f[a].to_string(),
+            median: num(m),
+            busbw: num(bb),
+            pct_of_bound: num(pct),
+            vs_native: num(vn),
+        });
+    }
+    Ok(out)
+}
+
+fn pick_flavour(mpi: Option<String>) -> Result<String, String> {
+    if let Some(f) = mpi {
+        return Ok(f);
+    }
+    ["openmpi", "mpich"].iter().find(|f| library_for(f).is_some()).map(|f| f.to_string()).ok_or_else(|| "no libfastred.so built (run ci/build.sh)".into())
+}
+
+/// Compile the shipped benchmark for `flavour` next to this binary (once per source change).
+fn bench_binary(flavour: &str) -> Result<PathBuf, String> {
+    let dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
+    let src = dir.join("fastred_bench.c");
+    let exe = dir.join(format!("fastred_bench.{flavour}"));
+    let stale = std::fs::read_to_string(&src).map(|s| s != BENCH_SOURCE).unwrap_or(true) || !exe.exists();
+    if stale {
+        std::fs::write(&src, BENCH_SOURCE).map_err(|e| format!("{}: {e}", src.display()))?;
+        let status = Command::new(format!("mpicc.{flavour}"))
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(&src)
+            .arg("-lm")
+            .status()
+            .map_err(|e| format!("cannot run mpicc.{flavour}: {e}"))?;
+        if !status.success() {
+            return Err(format!("mpicc.{flavour} failed on {}", src.display()));
+        }
+    }
+    Ok(exe)
+}
+
+/// Split off `-- bench args` and fastred's own `--csv` / `--plot` / `--out`.
+fn split_args(args: Vec<String>) -> (Vec<String>, Vec<String>, BTreeMap<String, String>) {
+    let (mine, bench_args) = match args.iter().position(|a| a == "--") {
+        Some(i) => (args[..i].to_vec(), args[i + 1..].to_vec()),
+        None => (args, vec![]),
+    };
+    let mut launch = vec![];
+    let mut opts = BTreeMap::new();
+    let mut it = mine.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--csv" | "--plot" | "--out" => {
+                opts.insert(a.trim_start_matches('-').to_string(), it.next().unwrap_or_default());
+            }
+            _ => launch.push(a),
+        }
+    }
+    (launch, bench_args, opts)
+}
+
+/// Run the benchmark; returns the exit status and the CSV path.
+fn run_bench(launch_args: Vec<String>, mut bench_args: Vec<String>, csv: &Path) -> Result<i32, String> {
+    let l = parse_launch(launch_args, false);
+    let flavour = pick_flavour(l.mpi)?;
+    let lib = library_for(&flavour).ok_or_else(|| format!("no libfastred.so built for {flavour}"))?;
+    let exe = bench_binary(&flavour)?;
+    bench_args.push("--csv".into());
+    bench_args.push(csv.display().to_string());
+    let mut cmd = mpirun_command(&flavour, l.launcher.as_deref(), &lib);
+    cmd.args(&l.mpirun_args).arg(&exe).args(&bench_args);
+    eprintln!("fastred bench: {flavour}, {}, results in {}", exe.display(), csv.display());
+    Ok(status_of(cmd))
+}
+
+fn absolute(p: &str) -> PathBuf {
+    let p = PathBuf::from(p);
+    if p.is_absolute() { p } else { std::env::current_dir().unwrap_or_default().join(p) }
+}
+
+pub fn bench(args: Vec<String>) -> i32 {
+    let (launch, bench_args, opts) = split_args(args);
+    let csv = absolute(opts.get("csv").map(String::as_str).unwrap_or("fastred-bench.csv"));
+    match run_bench(launch, bench_args, &csv) {
+        Ok(0) => {}
+        Ok(code) => return code,
+        Err(e) => {
+            eprintln!("fastred bench: {e}");
+            return 2;
+        }
+    }
+    match opts.get("plot") {
+        Some(dir) => plot_files(&[csv], Path::new(dir)),
+        None => 0,
+    }
+}
+
+pub fn plot_command(args: Vec<String>) -> i32 {
+    let (files, _, opts) = split_args(args);
+    let Some(dir) = opts.get("out") else {
+        eprintln!("fastred plot: --out DIR is required");
+        return 2;
+    };
+    plot_files(&files.iter().map(PathBuf::from).collect::<Vec<_>>(), Path::new(dir))
+}
+
+fn plot_files(files: &[PathBuf], dir: &Path) -> i32 {
+    let mut records = vec![];
+    for f in files {
+        match read_csv(f) {
+            Ok(r) => records.extend(r),
+            Err(e) => {
+                eprintln!("fastred plot: {e}");
+                return 2;
+            }
+        }
+    }
+    match plot::render_all(&records, dir) {
+        Ok(written) => {
+            for w in written {
+                println!("wrote {}", w.display());
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("fastred plot: {e}");
+            2
+        }
+    }
+}
+
+/// The fastest variant per (collective, procs, bytes); "default" is not a
+/// candidate (it is one of the others).
+pub fn winners(records: &[Record]) -> BTreeMap<(String, usize, usize), (String, f64)> {
+    let mut best: BTreeMap<(String, usize, usize), (String, f64)> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.variant != "default" && r.median.is_finite()) {
+        let e = best.entry((r.coll.clone(), r.procs, r.bytes)).or_insert((r.variant.clone(), r.median));
+        if r.median < e.1 {
+            *e = (r.variant.clone(), r.median);
+        }
+    }
+    best
+}
+
+/// A tuning table from measurements: per collective and process count, runs
+/// of sizes with the same winner become one rule; the boundary between two
+/// measured sizes is their geometric mean. The default table follows for
+/// every shape not measured.
+pub fn tuning_table(records: &[Record], origin: &str) -> String {
+    let mut out = format!(
+        "# fastred tuning table measured by `fastred tune` ({origin}).\n\
+         # Format: see src/tuning/default.table. Measured rules first; the default table after them.\n\
+         # Non-commutative ops and calls an algorithm cannot run fall through to later rules.\n"
+    );
+    let best = winners(records);
+    let mut groups: BTreeMap<(String, usize), Vec<(usize, String)>> = BTreeMap::new();
+    for ((coll, procs, bytes), (variant, _)) in &best {
+        groups.entry((coll.clone(), *procs)).or_default().push((*bytes, variant.clone()));
+    }
+    for ((coll, procs), sizes) in groups {
+        let mut i = 0;
+        while i < sizes.len() {
+            let mut j = i;
+            while j + 1 < sizes.len() && sizes[j + 1].1 == sizes[i].1 {
+                j += 1;
+            }
+            let lo = if i == 0 { 0 } else { ((sizes[i - 1].0 as f64 * sizes[i].0 as f64).sqrt() as usize) + 1 };
+            let hi = if j + 1 == sizes.len() { String::new() } else { ((sizes[j].0 as f64 * sizes[j + 1].0 as f64).sqrt() as usize).to_string() };
+            out += &format!("{coll:21} {:>18} {procs:>6}  {:18} {}\n", format!("{lo}-{hi}"), "-", sizes[i].1);
+            i = j + 1;
+        }
+    }
+    out += "\n# ---- the default table ----\n";
+    out += fastred::select::DEFAULT_TABLE;
+    out
+}
+
+pub fn tune(args: Vec<String>) -> i32 {
+    let (launch, mut bench_args, opts) = split_args(args);
+    let Some(out) = opts.get("out") else {
+        eprintln!("fastred tune: --out FILE is required");
+        return 2;
+    };
+    if !bench_args.iter().any(|a| a == "--algos") {
+        bench_args.extend(["--algos".to_string(), "all".to_string()]);
+    }
+    let csv = absolute(&format!("{out}.csv"));
+    match run_bench(launch, bench_args.clone(), &csv) {
+        Ok(0) => {}
+        Ok(code) => return code,
+        Err(e) => {
+            eprintln!("fastred tune: {e}");
+            return 2;
+        }
+    }
+    let records = match read_csv(&csv) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fastred tune: {e}");
+            return 2;
+        }
+    };
+    let table = tuning_table(&records, &format!("bench args: {}", bench_args.join(" ")));
+    if let Err(e) = fastred::select::Table::parse(&table, out) {
+        eprintln!("fastred tune: the generated table does not parse ({e}); not written");
+        return 2;
+    }
+    if let Err(e) = std::fs::write(out, &table) {
+        eprintln!("fastred tune: {out}: {e}");
+        return 2;
+    }
+    println!("wrote {out} (measurements in {}); use it with FASTRED_TUNING={out}", csv.display());
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
+        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
+    }
+
+    #[test]
+    fn tuning_table_merges_runs_of_winners_and_parses() {
+        let mut r = vec![];
+        for (bytes, fast) in [(1024, "tree"), (2048, "tree"), (4096, "ring"), (8192, "ring"), (16384, "native")] {
+            for v in ["native", "default", "tree", "ring"] {
+                r.push(rec("allreduce", 8, bytes, v, if v == fast { 1.0 } else if v == "default" { 0.1 } else { 2.0 }));
+            }
+        }
+        let t = tuning_table(&r, "test");
+        let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
+        assert_eq!(rules.len(), 3, "{t}");
+        assert!(rules[0].contains("0-2896") && rules[0].ends_with("tree"), "{}", rules[0]);
+        assert!(rules[1].contains("2897-11585") && rules[1].ends_with("ring"), "{}", rules[1]);
+        assert!(rules[2].contains("11586-") && rules[2].ends_with("native"), "{}", rules[2]);
+        let table = fastred::select::Table::parse(&t, "tuned").unwrap();
+        let shape = fastred::select::Shape {
+            coll: fastred::select::Collective::Allreduce,
+            bytes: 5000,
+            elems: 625,
+            procs: 8,
+            commutative: true,
+            builtin_op: true,
+            topology: false,
+        };
+        assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
+    }
+}
+
+/// `fastred report CSV...`: a Markdown table per collective: for each
+/// process count and size, native's time, fastred's default choice and the
+/// fastest algorithm as speed-ups over native (same run), and % of the bound.
+pub fn report_command(files: Vec<String>) -> i32 {
+    let mut records = vec![];
+    for f in &files {
+        match read_csv(Path::new(f)) {
+            Ok(r) => records.extend(r),
+            Err(e) => {
+                eprintln!("fastred report: {e}");
+                return 2;
+            }
+        }
+    }
+    print!("{}", report(&records));
+    0
+}
+
+pub fn report(records: &[Record]) -> String {
+    let best = winners(records);
+    let mut out = String::new();
+    let colls: Vec<String> = records.iter().map(|r| r.coll.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    for coll in colls {
+        out += &format!("\n{coll}:\n\n| p | bytes | native s | default (ran) | × native | % bound | fastest | × native | % bound |\n|---|---|---|---|---|---|---|---|---|\n");
+        for ((c, p, b), (winner, _)) in best.iter().filter(|((c, _, _), _)| *c == coll) {
+            let find = |v: &str| records.iter().find(|r| &r.coll == c && r.procs == *p && r.bytes == *b && r.variant == v);
+            let (Some(native), Some(default)) = (find("native"), find("default")) else { continue };
+            let fastest = find(winner).unwrap();
+            out += &format!(
+                "| {p} | {b} | {:.4} | {} | {:.2} | {:.1} | {winner} | {:.2} | {:.1} |\n",
+                native.median,
+                default.algorithm,
+                default.vs_native,
+                default.pct_of_bound,
+                fastest.vs_native,
+                fastest.pct_of_bound
+            );
+        }
+    }
+    out
+}

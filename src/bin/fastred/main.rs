@@ -1,0 +1,277 @@
+//! `fastred`: the command-line companion of libfastred.so.
+//!
+//! ```text
+//! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
+//! fastred info                                              builds, algorithms, the active tuning table
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--topology]
+//! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
+//! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
+//! fastred plot CSV... --out DIR                             SVG plots of bench results
+//! fastred report CSV...                                     Markdown summary of bench results
+//! ```
+
+mod bench;
+mod plot;
+
+use fastred::model::{self, CostModel};
+use fastred::select::{self, delta_expo_max, Algorithm, Collective, Shape, Table};
+use std::path::{Path, PathBuf};
+use std::process::{exit, Command};
+
+fn usage() -> ! {
+    eprintln!("{}", USAGE.trim());
+    exit(2)
+}
+
+const USAGE: &str = "
+usage:
+  fastred run [--mpi mpich|openmpi] [--launcher CMD] [mpirun args] PROGRAM [args]
+        detect the MPI PROGRAM links, preload the matching libfastred.so, run the matching
+        mpirun (or CMD, an mpirun-compatible launcher), forward FASTRED_* to every rank
+  fastred info
+        this build, the libfastred.so builds found, algorithms per collective, the active table
+  fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
+                  [--op sum|user] [--noncommutative] [--topology] [--elem BYTES]
+        the selector's decision and why, with the α-β-γ model's estimate per algorithm
+  fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
+        run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
+  fastred tune [--mpi F] [--launcher CMD] [mpirun args] --out FILE [-- bench args]
+        benchmark every algorithm and write a FASTRED_TUNING table of the fastest per size
+  fastred plot CSV... --out DIR
+        busbw-vs-size plots per collective and process count, and a map of the fastest algorithm
+  fastred report CSV...
+        Markdown tables: native, fastred's default and the fastest algorithm, as ratios and % of bound
+";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = args.split_first() else { usage() };
+    let rest = rest.to_vec();
+    let code = match cmd.as_str() {
+        "run" => run_command(rest),
+        "info" => info(),
+        "explain" => explain(rest),
+        "bench" => bench::bench(rest),
+        "tune" => bench::tune(rest),
+        "plot" => bench::plot_command(rest),
+        "report" => bench::report_command(rest),
+        "-h" | "--help" | "help" => {
+            println!("{}", USAGE.trim());
+            0
+        }
+        other => {
+            eprintln!("fastred: unknown command '{other}'");
+            usage()
+        }
+    };
+    exit(code)
+}
+
+/// Which MPI a program links, from its dynamic dependencies.
+pub fn detect_mpi(program: &Path) -> Result<&'static str, String> {
+    let out = Command::new("ldd").arg(program).output().map_err(|e| format!("cannot run ldd: {e}"))?;
+    let deps = String::from_utf8_lossy(&out.stdout);
+    if deps.contains("libmpich") {
+        Ok("mpich")
+    } else if deps.contains("openmpi") || deps.contains("libmpi.so.40") {
+        Ok("openmpi")
+    } else {
+        Err(format!("{} links neither MPICH nor Open MPI (ldd: {})", program.display(), deps.trim()))
+    }
+}
+
+/// The libfastred.so builds next to this binary (target/<flavour>/release/)
+/// or in `FASTRED_LIBDIR/<flavour>/`.
+pub fn library_for(flavour: &str) -> Option<PathBuf> {
+    let mut candidates = vec![];
+    if let Ok(dir) = std::env::var("FASTRED_LIBDIR") {
+        candidates.push(PathBuf::from(dir).join(flavour).join("libfastred.so"));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        // target/<f>/release/fastred → target/<flavour>/release/libfastred.so
+        if let Some(target) = exe.parent().and_then(Path::parent).and_then(Path::parent) {
+            candidates.push(target.join(flavour).join("release").join("libfastred.so"));
+        }
+        if let Some(dir) = exe.parent() {
+            candidates.push(dir.join(format!("libfastred-{flavour}.so")));
+        }
+    }
+    candidates.into_iter().find(|p| p.exists())
+}
+
+/// An mpirun command line for `flavour` that preloads `lib` and forwards the
+/// FASTRED_* variables: `launcher` (split on spaces) or mpirun.<flavour>.
+pub fn mpirun_command(flavour: &str, launcher: Option<&str>, lib: &Path) -> Command {
+    let words: Vec<String> = match launcher {
+        Some(l) => l.split_whitespace().map(String::from).collect(),
+        None => vec![format!("mpirun.{flavour}")],
+    };
+    let mut cmd = Command::new(&words[0]);
+    cmd.args(&words[1..]);
+    let fastred_vars: Vec<String> = std::env::vars().map(|(k, _)| k).filter(|k| k.starts_with("FASTRED_")).collect();
+    if flavour == "openmpi" {
+        if launcher.is_none() && is_root() {
+            cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        cmd.arg("-x").arg(format!("LD_PRELOAD={}", lib.display()));
+        for v in fastred_vars {
+            cmd.arg("-x").arg(v);
+        }
+    } else {
+        // Hydra passes the whole environment on; LD_PRELOAD only to the ranks.
+        cmd.arg("-genv").arg("LD_PRELOAD").arg(lib);
+    }
+    cmd
+}
+
+fn is_root() -> bool {
+    // SAFETY: no arguments, no side effects.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Split `[--mpi F] [--launcher CMD] [mpirun args] PROGRAM [args]`.
+pub struct Launch {
+    pub mpi: Option<String>,
+    pub launcher: Option<String>,
+    pub mpirun_args: Vec<String>,
+    pub program: Option<PathBuf>,
+    pub program_args: Vec<String>,
+}
+
+/// Options taken by `fastred` itself, anywhere before the program.
+pub fn parse_launch(args: Vec<String>, want_program: bool) -> Launch {
+    let mut l = Launch { mpi: None, launcher: None, mpirun_args: vec![], program: None, program_args: vec![] };
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--mpi" => l.mpi = it.next(),
+            "--launcher" => l.launcher = it.next(),
+            _ if want_program && !a.starts_with('-') && Path::new(&a).is_file() => {
+                l.program = Some(PathBuf::from(a));
+                l.program_args = it.collect();
+                break;
+            }
+            _ => l.mpirun_args.push(a),
+        }
+    }
+    l
+}
+
+fn run_command(args: Vec<String>) -> i32 {
+    let l = parse_launch(args, true);
+    let Some(program) = l.program else {
+        eprintln!("fastred run: no program found among the arguments (give a path to an executable)");
+        return 2;
+    };
+    let flavour = match l.mpi.clone().map(Ok).unwrap_or_else(|| detect_mpi(&program).map(String::from)) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("fastred run: {e}");
+            return 2;
+        }
+    };
+    let Some(lib) = library_for(&flavour) else {
+        eprintln!("fastred run: no libfastred.so built for {flavour} (run ci/build.sh {flavour}, or set FASTRED_LIBDIR)");
+        return 2;
+    };
+    let mut cmd = mpirun_command(&flavour, l.launcher.as_deref(), &lib);
+    cmd.args(&l.mpirun_args).arg(&program).args(&l.program_args);
+    eprintln!("fastred run: {flavour}, preloading {}", lib.display());
+    status_of(cmd)
+}
+
+pub fn status_of(mut cmd: Command) -> i32 {
+    match cmd.status() {
+        Ok(s) => s.code().unwrap_or(1),
+        Err(e) => {
+            eprintln!("fastred: cannot start {:?}: {e}", cmd.get_program());
+            127
+        }
+    }
+}
+
+/// The table `FASTRED_TUNING` names, or the default.
+fn active_table() -> Table {
+    match std::env::var("FASTRED_TUNING") {
+        Ok(path) => match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Table::parse(&t, &path)) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("FASTRED_TUNING: {e}; using the default table");
+                Table::default_table()
+            }
+        },
+        Err(_) => Table::default_table(),
+    }
+}
+
+fn info() -> i32 {
+    println!("fastred {} (this tool built against {})", env!("CARGO_PKG_VERSION"), env!("FASTRED_MPI_FLAVOUR"));
+    for f in ["mpich", "openmpi"] {
+        match library_for(f) {
+            Some(p) => println!("  libfastred.so for {f:8} {}", p.display()),
+            None => println!("  libfastred.so for {f:8} not built (ci/build.sh {f})"),
+        }
+    }
+    println!("\nalgorithms (FASTRED_ALGO names) per collective:");
+    for c in Collective::ALL {
+        println!("  {:21} {}", c.name(), Algorithm::names_for(c).join(", "));
+    }
+    println!("\nenvironment: FASTRED_ALGO, FASTRED_TUNING, FASTRED_TOPOLOGY, FASTRED_SEGMENT, FASTRED_PIECE, FASTRED_LOG, FASTRED_STATS");
+    for v in ["FASTRED_ALGO", "FASTRED_TUNING", "FASTRED_TOPOLOGY", "FASTRED_SEGMENT", "FASTRED_PIECE"] {
+        if let Ok(x) = std::env::var(v) {
+            println!("  {v}={x}");
+        }
+    }
+    let table = active_table();
+    println!("\nactive tuning table: {}", table.source);
+    if table.source == "default table" {
+        print!("{}", select::DEFAULT_TABLE);
+    } else if let Ok(t) = std::fs::read_to_string(&table.source) {
+        print!("{t}");
+    }
+    0
+}
+
+fn explain(args: Vec<String>) -> i32 {
+    let (mut coll, mut procs, mut bytes, mut elem) = (None, None, None, 8usize);
+    let (mut builtin, mut commutative, mut topology) = (true, true, false);
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--coll" => coll = Collective::from_name(&value()),
+            "--procs" => procs = value().parse::<usize>().ok(),
+            "--bytes" => bytes = select::parse_size(&value(), true),
+            "--elem" => elem = value().parse().unwrap_or(8),
+            "--op" => builtin = value() != "user",
+            "--noncommutative" => commutative = false,
+            "--topology" => topology = true,
+            _ => usage(),
+        }
+    }
+    let (Some(coll), Some(procs), Some(bytes)) = (coll, procs, bytes) else {
+        eprintln!("fastred explain: --coll, --procs and --bytes are required");
+        return 2;
+    };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology };
+    let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
+    let table = active_table();
+    let choice = select::choose(&shape, forced, &table);
+    println!("{} of {bytes} B ({} elements of {elem} B) on {procs} processes{}{}:", coll.name(), shape.elems,
+        if commutative { "" } else { ", non-commutative op" }, if topology { ", topology calls for the ring" } else { "" });
+    println!("  decision: {}  ({})", choice.algorithm, choice.reason);
+    println!("  δ_expo,max({procs}) = {}; binary-blocks rule δ < lg(bytes)/2 − 2.5 = {:.2}: {}", delta_expo_max(procs),
+        (bytes.max(1) as f64).log2() / 2.0 - 2.5, select::binary_blocks_rule(bytes, procs));
+    let m = CostModel::default();
+    println!("  α-β-γ model (α = {:.0} µs, β = {:.1} ns/B, γ = {:.1} ns/B; fastred::model), estimates:", m.alpha * 1e6, m.beta * 1e9, m.gamma * 1e9);
+    let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.can_run(&shape) && **a != Algorithm::Native)
+        .filter_map(|a| model::estimate(*a, coll, bytes, procs, &m).map(|t| (*a, t)))
+        .collect();
+    rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for (a, t) in rows {
+        println!("    {:20} {:>12.1} µs{}", a.name(), t * 1e6, if a == choice.algorithm { "   ← chosen" } else { "" });
+    }
+    0
+}
