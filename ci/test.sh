@@ -3,7 +3,10 @@
 #  1. Rust unit and in-process algorithm tests (exhaustive p, counts, roots);
 #  2. the stale-bindings guard (a build whose mpi-sys bindings came from the
 #     other MPI must not compile);
-#  3. real-MPI tests under mpirun for MPICH and Open MPI (tests/run_mpi_tests.sh).
+#  3. real-MPI tests under mpirun for MPICH and Open MPI (tests/run_mpi_tests.sh),
+#     including the fastred command-line tool;
+#  4. a smoke run of the emulated TCP cluster (ci/cluster/smoke.sh; skipped with
+#     a message where network namespaces are not permitted).
 # Ends with one summary line "N passed, M failed" (test suites) and exits non-zero on failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +49,8 @@ suite "stale mpi-sys bindings are a compile error" stale_bindings_fail_to_compil
 for f in openmpi mpich; do
     suite "MPI tests ($f)" bash tests/run_mpi_tests.sh "$f"
 done
+
+suite "emulated cluster smoke run (Open MPI over TCP, 4 namespaces)" bash ci/cluster/smoke.sh
 
 echo
 echo "test suites: $passed passed, $failed failed"

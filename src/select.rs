@@ -395,17 +395,28 @@ mod tests {
     #[test]
     fn default_table_adds_circulant_where_the_cost_model_says_it_wins() {
         assert_eq!(pick_default(ReduceScatter, 64, 3), Circulant);
-        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), Circulant);
+        assert_eq!(pick_default(ReduceScatterBlock, 128 << 10, 100), Circulant);
+        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), TopoRing);
         assert_eq!(pick_default(ReduceScatter, 1 << 20, 2), Ring);
-        assert_eq!(pick_default(Allreduce, 1 << 20, 7), Circulant);
+        assert_eq!(pick_default(Allreduce, 128 << 10, 7), Circulant);
         assert_eq!(pick_default(Allreduce, 32 << 10, 96), Circulant);
         assert_eq!(pick_default(Reduce, 4096, 13), Circulant);
         // Powers of two, short vectors and non-commutative ops are unchanged.
-        assert_eq!(pick_default(Allreduce, 1 << 20, 64), Rabenseifner);
+        assert_eq!(pick_default(Allreduce, 128 << 10, 64), Rabenseifner);
         assert_eq!(pick_default(Allreduce, 512, 13), Tree);
         let mut s = shape(Allreduce, 1 << 20, 12);
         s.commutative = false;
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, RecursiveDoubling);
+    }
+
+    #[test]
+    fn default_table_has_the_measured_long_vector_rules() {
+        assert_eq!(pick_default(Allreduce, 256 << 10, 8), TopoRing);
+        assert_eq!(pick_default(Allreduce, 16 << 20, 13), TopoRing);
+        assert_eq!(pick_default(Allreduce, 255 << 10, 8), Rabenseifner);
+        assert_eq!(pick_default(Reduce, 64 << 10, 5), Pipeline);
+        assert_eq!(pick_default(Reduce, 60 << 10, 5), Circulant);
+        assert_eq!(pick_default(Allreduce, 1 << 20, 2), Rabenseifner);
     }
 
     #[test]
@@ -419,7 +430,8 @@ mod tests {
         }
         assert_eq!(choose(&Shape { bytes: 4096, ..s }, None, &t).algorithm, Rabenseifner);
         assert_eq!(choose(&Shape { commutative: false, ..s }, None, &t).algorithm, RecursiveDoubling);
-        assert_eq!(choose(&Shape { topology: false, ..s }, None, &t).algorithm, Rabenseifner);
+        assert_eq!(choose(&Shape { topology: false, bytes: 128 << 10, ..s }, None, &t).algorithm, Rabenseifner);
+        assert_eq!(choose(&Shape { topology: true, bytes: 128 << 10, ..s }, None, &t).algorithm, TopoRing);
         // Pipelines are reduce-only: forcing them elsewhere is ignored.
         let c = choose(&s, Some(Pipeline), &t);
         assert!(c.override_ignored && c.algorithm == TopoRing);

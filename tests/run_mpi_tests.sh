@@ -134,6 +134,8 @@ for algo in pipeline fibonacci_tree; do
     check "algo-$algo-segment8-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \
         $P FASTRED_ALGO=$algo FASTRED_SEGMENT=8 FASTRED_LOG=debug "$out/collectives" own shapes
 done
+# Messages cut into 4 KiB pieces (FASTRED_PIECE): the same results.
+check "pieces-4k-np5" 600 "collectives: OK" 5 $P FASTRED_PIECE=4K "$out/collectives" own $variant_mode
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
@@ -208,6 +210,24 @@ for b in F77 MPI F08; do
     check "fortran-$b-linked-np3" 300 "fortran: OK AND rank 0\] reduce_scatter of [0-9]+ B on 3 processes: [a-z_:]+ \(" 3 \
         env FASTRED_LOG=debug "$out/fortran_${b}_linked"
 done
+
+echo "== [$flavour] the fastred command-line tool"
+cli="$root/target/$flavour/release/fastred"
+run_case "cli-run-np3" 300 0 "fastred run: $flavour, preloading .*libfastred.so AND stats: OK AND allreduce of 8192 B on 3 processes: " \
+    env FASTRED_LOG=debug "$cli" run "${MPIRUN[@]:1}" -np 3 "$out/stats" 1024 1
+run_case "cli-run-not-mpi" 60 fail "links neither MPICH nor Open MPI" "$cli" run -np 2 /bin/true
+run_case "cli-info" 60 0 "libfastred.so for $flavour .*target/$flavour/release/libfastred.so AND allreduce +native, tree, .*topo_ring AND reduce .*pipeline, fibonacci_tree AND active tuning table: default table" "$cli" info
+run_case "cli-explain-96" 60 0 "decision: circulant +\(default table line [0-9]+: allreduce 1025- \* nonpow2 circulant AND δ_expo,max\(96\) = 1 AND circulant +[0-9.]+ µs +← chosen" \
+    "$cli" explain --coll allreduce --procs 96 --bytes 32768
+run_case "cli-explain-topology" 60 0 "decision: topo_ring .*topology +topo_ring" "$cli" explain --coll reduce_scatter --procs 8 --bytes 4M --topology
+run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
+run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +topo_ring AND reduce +65536 +pipeline" \
+    "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
+[ -s "$out/plots/busbw-allreduce-p3.svg" ] && [ -s "$out/plots/fastest-reduce.svg" ] && note_result cli-bench-plots 1 || note_result cli-bench-plots 0
+run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
+    "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2
+check "cli-tuned-table-used-np3" 300 "collectives: OK AND allreduce of [0-9]+ B on 3 processes: [a-z_:]+ \($out/tuned.table line" 3 \
+    $P FASTRED_TUNING="$out/tuned.table" FASTRED_LOG=debug "$out/collectives" own quick
 
 echo "== [$flavour] a build for the other MPI stops with a clear message"
 otherlib="$root/target/$other/release/libfastred.so"

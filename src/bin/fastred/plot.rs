@@ -97,7 +97,7 @@ fn fastest_map(coll: &str, records: &[Record], variants: &[String]) -> String {
     let procs: Vec<usize> = cells.iter().map(|c| c.0).collect::<BTreeSet<_>>().into_iter().collect();
     let sizes: Vec<usize> = cells.iter().map(|c| c.1).collect::<BTreeSet<_>>().into_iter().collect();
     let (cw, ch, left, top) = (44.0, 24.0, 60.0, 50.0);
-    let w = left + cw * sizes.len() as f64 + 190.0;
+    let w = (left + cw * sizes.len() as f64 + 190.0).max(560.0);
     let h = top + ch * procs.len() as f64 + 50.0;
     let mut s = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#);
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="white"/><text x="{left}" y="22" font-size="15">{coll}: fastest algorithm (median), processes × size</text>"#);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The benchmark results of docs/benchmarks.md, reproduced: Open MPI over TCP on
+# the emulated cluster, each case one `fastred bench` run (native, fastred's
+# default choice and fastred's algorithms alternating in the same run).
+#   ci/cluster/experiments.sh [CASE...]     (default: all; about 45 minutes)
+# Cases: star-allreduce star-reduce star-reduce-scatter transport topology
+# Results: build/results/<case>-*.csv, plots in build/results/plots, and
+# build/results/summary.md (`fastred report`). Needs ci/build.sh openmpi.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cluster="bash ci/cluster/cluster.sh"
+fastred=target/openmpi/release/fastred
+out=build/results
+mkdir -p "$out"
+[ -x "$fastred" ] || { echo "build first: ci/build.sh openmpi"; exit 2; }
+bash ci/cluster/cluster.sh check || { echo "this machine does not permit network namespaces"; exit 2; }
+trap '$cluster down >/dev/null 2>&1' EXIT
+unset FASTRED_ALGO FASTRED_TUNING FASTRED_TOPOLOGY FASTRED_PIECE FASTRED_SEGMENT
+
+# bench NAME RATE [env VAR=VALUE...] -- bench args: one run on the cluster that is up.
+bench() {
+    local name=$1 rate=$2; shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    echo "== $name"
+    env "${envs[@]}" $fastred bench --mpi openmpi --launcher "$cluster run" ${MPIRUN_EXTRA:-} --csv "$out/$name.csv" \
+        -- --link-rate "$rate" --reps 3 --quiet "$@"
+    $fastred report "$out/$name.csv"
+}
+
+rate_for() { if [ "$1" -le 8 ]; then echo 50mbit; else echo 25mbit; fi; }
+sizes_for() { if [ "$1" -le 8 ]; then echo 64K:16M; else echo 64K:4M; fi; }
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(star-allreduce star-reduce star-reduce-scatter transport topology)
+for c in "${cases[@]}"; do
+    case $c in
+    star-allreduce)
+        for p in 4 6 8 12 13 16; do
+            r=$(rate_for $p); $cluster up star $p --rate $r
+            bench star-allreduce-p$p $r -- --colls allreduce --sizes "$(sizes_for $p)" --factor 4 \
+                --algos native,default,rabenseifner,circulant,ring,topo_ring
+        done ;;
+    star-reduce)
+        for p in 4 8 13; do
+            r=$(rate_for $p); $cluster up star $p --rate $r
+            bench star-reduce-p$p $r -- --colls reduce --sizes "$(sizes_for $p)" --factor 4 \
+                --algos native,default,tree,rabenseifner,circulant,pipeline,fibonacci_tree
+        done ;;
+    star-reduce-scatter)
+        $cluster up star 8
+        bench star-reduce-scatter-p8 50mbit -- --colls reduce_scatter_block --sizes 64K:16M --factor 4 \
+            --algos native,default,ring,circulant,recursive_halving,topo_ring ;;
+    transport)
+        # The same 8 hosts: Open MPI's second TCP link per peer; fastred without its eager pieces.
+        $cluster up star 8
+        MPIRUN_EXTRA="--mca btl_tcp_links 2" bench transport-links2-p8 50mbit -- --colls allreduce --sizes 1M:16M --factor 4 \
+            --algos native,default,rabenseifner,topo_ring
+        bench transport-nopieces-p8 50mbit FASTRED_PIECE=1G -- --colls allreduce --sizes 1M:16M --factor 4 \
+            --algos native,default,rabenseifner,topo_ring ;;
+    topology)
+        # Two switches, ranks interleaved across them; then a two-level tree.
+        $cluster up dual 4 --place interleaved
+        cp build/cluster/topology "$out/dual-interleaved.topology"
+        bench topology-dual-none 50mbit -- --colls allreduce --sizes 1M:4M --factor 4 --algos native,default,ring,topo_ring
+        bench topology-dual-file 50mbit FASTRED_TOPOLOGY="$PWD/$out/dual-interleaved.topology" -- --colls allreduce \
+            --sizes 1M:4M --factor 4 --algos native,default,ring,topo_ring
+        $cluster up tree 2 4 --place interleaved
+        cp build/cluster/topology "$out/tree-interleaved.topology"
+        bench topology-tree-none 50mbit -- --colls allreduce --sizes 4M:4M --algos native,default,topo_ring
+        bench topology-tree-file 50mbit FASTRED_TOPOLOGY="$PWD/$out/tree-interleaved.topology" -- --colls allreduce \
+            --sizes 4M:4M --algos native,default,topo_ring ;;
+    *) echo "unknown case '$c'"; exit 2 ;;
+    esac
+done
+$fastred plot "$out"/star-*.csv --out "$out/plots" >/dev/null
+for f in "$out"/*.csv; do echo; echo "### $(basename "$f" .csv)"; $fastred report "$f"; done >"$out/summary.md"
+echo "results in $out (summary.md, plots/)"
