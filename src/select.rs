@@ -269,11 +269,12 @@ pub struct Table {
 /// The default table, compiled in.
 pub const DEFAULT_TABLE: &str = include_str!("tuning/default.table");
 
-/// `N`, or with `suffixes` also `NK` / `NM` (powers of 1024).
+/// `N`, or with `suffixes` also `NK` / `NM` / `NG` (powers of 1024).
 pub fn parse_size(s: &str, suffixes: bool) -> Option<usize> {
     let (digits, mult) = match s.as_bytes().last()? {
         b'K' | b'k' if suffixes => (&s[..s.len() - 1], 1024),
         b'M' | b'm' if suffixes => (&s[..s.len() - 1], 1024 * 1024),
+        b'G' | b'g' if suffixes => (&s[..s.len() - 1], 1024 * 1024 * 1024),
         _ => (s, 1),
     };
     digits.parse::<usize>().ok()?.checked_mul(mult)
@@ -436,6 +437,16 @@ mod tests {
         let c = choose(&s, Some(Pipeline), &t);
         assert!(c.override_ignored && c.algorithm == TopoRing);
         assert_eq!(choose(&Shape { coll: Reduce, ..s }, Some(FibonacciTree), &t).algorithm, FibonacciTree);
+    }
+
+    #[test]
+    fn sizes_take_suffixes() {
+        assert_eq!(parse_size("64K", true), Some(65536));
+        assert_eq!(parse_size("2m", true), Some(2 << 20));
+        assert_eq!(parse_size("1G", true), Some(1 << 30));
+        assert_eq!(parse_size("1G", false), None);
+        assert_eq!(parse_size("12", true), Some(12));
+        assert_eq!(parse_size("K", true), None);
     }
 
     #[test]

@@ -135,7 +135,9 @@ for algo in pipeline fibonacci_tree; do
         $P FASTRED_ALGO=$algo FASTRED_SEGMENT=8 FASTRED_LOG=debug "$out/collectives" own shapes
 done
 # Messages cut into 4 KiB pieces (FASTRED_PIECE): the same results.
+# (Zero-length blocks must still be one message: this hung once.)
 check "pieces-4k-np5" 600 "collectives: OK" 5 $P FASTRED_PIECE=4K "$out/collectives" own $variant_mode
+check "pieces-1k-circulant-np4" 600 "collectives: OK" 4 $P FASTRED_PIECE=1K FASTRED_ALGO=circulant "$out/collectives" own shapes
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q

@@ -40,6 +40,13 @@ fn buf_mut_ptr(data: &mut [u8]) -> *mut std::os::raw::c_void {
     if data.is_empty() { buf_ptr(data) as *mut _ } else { data.as_mut_ptr().cast() }
 }
 
+/// Byte ranges of the pieces of a `len`-byte message: at least one, so an
+/// empty message is still one (empty) MPI message, as its receiver expects.
+fn pieces(len: usize, piece: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let count = len.div_ceil(piece).max(1);
+    (0..count).map(move |i| i * piece..((i + 1) * piece).min(len))
+}
+
 fn check(rc: c_int) -> MpiResult {
     if rc == ffi::SUCCESS { Ok(()) } else { Err(MpiError(rc)) }
 }
@@ -54,7 +61,7 @@ impl PmpiTransport {
     }
 
     fn isend_pieces(&self, to: usize, data: &[u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
-        for piece in data.chunks(self.piece) {
+        for piece in pieces(data.len(), self.piece).map(|r| &data[r]) {
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: `piece` outlives the request (waited on before returning).
             check(unsafe {
@@ -66,7 +73,8 @@ impl PmpiTransport {
     }
 
     fn irecv_pieces(&self, from: usize, buf: &mut [u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
-        for piece in buf.chunks_mut(self.piece) {
+        for range in pieces(buf.len(), self.piece) {
+            let piece = &mut buf[range];
             let mut req = std::mem::MaybeUninit::uninit();
             // SAFETY: as above.
             check(unsafe {
@@ -130,5 +138,17 @@ impl Transport for PmpiTransport {
         self.irecv_pieces(from, buf, &mut reqs)?;
         self.isend_pieces(to, data, &mut reqs)?;
         Self::wait_all(&mut reqs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pieces;
+
+    #[test]
+    fn every_message_is_at_least_one_piece() {
+        assert_eq!(pieces(0, 4).collect::<Vec<_>>(), vec![0..0]);
+        assert_eq!(pieces(4, 4).collect::<Vec<_>>(), vec![0..4]);
+        assert_eq!(pieces(9, 4).collect::<Vec<_>>(), vec![0..4, 4..8, 8..9]);
     }
 }
