@@ -53,12 +53,14 @@ for c in "${cases[@]}"; do
         bench star-reduce-scatter-p8 50mbit -- --colls reduce_scatter_block --sizes 64K:16M --factor 4 \
             --algos native,default,ring,circulant,recursive_halving,topo_ring ;;
     transport)
-        # The same 8 hosts: Open MPI's second TCP link per peer; fastred cutting messages into 32 KiB pieces.
+        # The same 8 hosts: Open MPI's second TCP link per peer; fastred without its 32 KiB pieces.
         $cluster up star 8
         MPIRUN_EXTRA="--mca btl_tcp_links 2" bench transport-links2-p8 50mbit -- --colls allreduce --sizes 1M:16M --factor 4 \
             --algos native,default,rabenseifner,topo_ring
-        bench transport-pieces32k-p8 50mbit FASTRED_PIECE=32K -- --colls allreduce --sizes 1M:16M --factor 4 \
-            --algos native,default,rabenseifner,topo_ring ;;
+        bench transport-nopieces-p8 50mbit FASTRED_PIECE=1G -- --colls allreduce --sizes 1M:16M --factor 4 \
+            --algos native,default,rabenseifner,topo_ring
+        MPIRUN_EXTRA="--mca btl_tcp_links 2" bench transport-links2-nopieces-p8 50mbit FASTRED_PIECE=1G -- --colls allreduce \
+            --sizes 1M:16M --factor 4 --algos native,default,rabenseifner,topo_ring ;;
     topology)
         # Two switches, ranks interleaved across them; then a two-level tree.
         $cluster up dual 4 --place interleaved
