@@ -227,7 +227,10 @@ run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +t
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
 [ -s "$out/plots/busbw-allreduce-p3.svg" ] && [ -s "$out/plots/fastest-reduce.svg" ] && note_result cli-bench-plots 1 || note_result cli-bench-plots 0
 run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
-    "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2
+    "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
+    --algos tree,recursive_doubling,rabenseifner,circulant,topo_ring
+# (fastred's algorithms only: a tuned "native" rule would hand small 8/16-bit sums to Open MPI's AVX
+# component, which saturates them (open-mpi/ompi#8045), and the exact-reference check would flag the library.)
 check "cli-tuned-table-used-np3" 300 "collectives: OK AND allreduce of [0-9]+ B on 3 processes: [a-z_:]+ \($out/tuned.table line" 3 \
     $P FASTRED_TUNING="$out/tuned.table" FASTRED_LOG=debug "$out/collectives" own quick
 
