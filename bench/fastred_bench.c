@@ -31,6 +31,7 @@ static const char *(*algorithm_name)(int);
 static int (*implements)(int, int);
 static int (*force)(const char *);
 static int (*last_algorithm)(int);
+static int have_fastred; /* all four found */
 
 static int rank, procs;
 
@@ -105,6 +106,18 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
     }
 }
 
+/* Select variant v (native: PMPI; default: fastred's own choice; else the
+ * forced algorithm), then time one call of it on this rank, from a barrier. */
+static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts) {
+    char spec[128];
+    if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], v->name);
+    if (have_fastred) force(v->algo >= 0 ? spec : NULL);
+    PMPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    call(c, v->algo == -1, in, out, count, rcounts);
+    return MPI_Wtime() - t0;
+}
+
 static double bus_factor(int c) {
     if (c == ALLREDUCE) return 2.0 * (procs - 1) / procs;
     if (c == REDUCE) return 1.0;
@@ -153,7 +166,7 @@ int main(int argc, char **argv) {
     implements = (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements");
     force = (int (*)(const char *))dlsym(RTLD_DEFAULT, "fastred_force");
     last_algorithm = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
-    int have_fastred = algorithm_name && implements && force && last_algorithm;
+    have_fastred = algorithm_name && implements && force && last_algorithm;
     if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
 
     FILE *csv = NULL;
@@ -204,13 +217,7 @@ int main(int argc, char **argv) {
             double slowest = 0;
             int ran[32];
             for (int v = 0; v < nv; v++) {
-                char spec[128];
-                if (vs[v].algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], vs[v].name);
-                if (have_fastred) force(vs[v].algo >= 0 ? spec : NULL);
-                PMPI_Barrier(MPI_COMM_WORLD);
-                double t0 = MPI_Wtime();
-                call(c, vs[v].algo == -1, in, out, count, rcounts);
-                double t = MPI_Wtime() - t0;
+                double t = timed_call(c, &vs[v], in, out, count, rcounts);
                 ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
                 if (t > slowest) slowest = t;
                 long wrong = check_result(c, out, count, rcounts);
@@ -226,13 +233,7 @@ int main(int argc, char **argv) {
             double *times = malloc(sizeof(double) * reps * nv);
             for (int k = 0; k < reps; k++) {
                 for (int v = 0; v < nv; v++) {
-                    char spec[128];
-                    if (vs[v].algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], vs[v].name);
-                    if (have_fastred) force(vs[v].algo >= 0 ? spec : NULL);
-                    PMPI_Barrier(MPI_COMM_WORLD);
-                    double t0 = MPI_Wtime();
-                    call(c, vs[v].algo == -1, in, out, count, rcounts);
-                    double t = MPI_Wtime() - t0;
+                    double t = timed_call(c, &vs[v], in, out, count, rcounts);
                     PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
                     times[v * reps + k] = t;
                 }

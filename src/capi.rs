@@ -105,11 +105,7 @@ pub extern "C" fn fastred_last_algorithm(c: FastredCollective) -> FastredAlgorit
 /// `spec` must be NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn fastred_force(spec: *const c_char) -> c_int {
-    if spec.is_null() {
-        crate::config::set_override(None);
-        return 0;
-    }
-    let spec = std::ffi::CStr::from_ptr(spec).to_string_lossy();
+    let spec = if spec.is_null() { Default::default() } else { std::ffi::CStr::from_ptr(spec).to_string_lossy() };
     if spec.trim().is_empty() {
         crate::config::set_override(None);
         return 0;

@@ -140,19 +140,8 @@ fn agree_on_forced(shadow: MPI_Comm, rank: c_int) -> MpiResult<Forced> {
 /// parses the same text, so all choose alike. A file that cannot be read or
 /// parsed gives one warning (on rank 0) naming the line, then the default.
 fn agree_on_table(shadow: MPI_Comm, rank: c_int) -> MpiResult<Table> {
-    let (mut text, mut source) = (Vec::new(), String::new());
-    if rank == 0 {
-        if let Ok(path) = std::env::var("FASTRED_TUNING") {
-            match std::fs::read(&path) {
-                Ok(t) => (text, source) = (t, path),
-                Err(e) => log::warn!("FASTRED_TUNING={path}: cannot read it ({e}); using the default table"),
-            }
-        }
-    }
-    let text = broadcast_bytes(shadow, text)?;
-    let source = String::from_utf8_lossy(&broadcast_bytes(shadow, source.into_bytes())?).into_owned();
-    let len = text.len();
-    if len == 0 {
+    let (text, source) = broadcast_file(shadow, rank, "FASTRED_TUNING", "using the default table")?;
+    if text.is_empty() {
         return Ok(Table::default_table());
     }
     match Table::parse(&String::from_utf8_lossy(&text), &source) {
@@ -164,6 +153,24 @@ fn agree_on_table(shadow: MPI_Comm, rank: c_int) -> MpiResult<Table> {
             Ok(Table::default_table())
         }
     }
+}
+
+/// The file environment variable `var` names on rank 0, and its path, on
+/// every rank (empty text and path when unset or unreadable; a file that
+/// cannot be read gives one warning on rank 0, ending with `otherwise`).
+fn broadcast_file(shadow: MPI_Comm, rank: c_int, var: &str, otherwise: &str) -> MpiResult<(Vec<u8>, String)> {
+    let (mut text, mut path) = (Vec::new(), String::new());
+    if rank == 0 {
+        if let Ok(p) = std::env::var(var) {
+            match std::fs::read(&p) {
+                Ok(t) => (text, path) = (t, p),
+                Err(e) => log::warn!("{var}={p}: cannot read it ({e}); {otherwise}"),
+            }
+        }
+    }
+    let text = broadcast_bytes(shadow, text)?;
+    let path = String::from_utf8_lossy(&broadcast_bytes(shadow, path.into_bytes())?).into_owned();
+    Ok((text, path))
 }
 
 /// Rank 0's size from environment variable `var` (bytes, K/M suffixes), broadcast.
@@ -215,18 +222,11 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 /// line, then the automatic order.
 fn ring_from_topology(shadow: MPI_Comm, rank: c_int, size: usize) -> MpiResult<(Vec<usize>, bool)> {
     let hosts = gather_hosts(shadow, size)?;
-    let (mut text, mut path) = (Vec::new(), String::new());
-    if rank == 0 {
-        if let Ok(p) = std::env::var("FASTRED_TOPOLOGY") {
-            match std::fs::read(&p) {
-                Ok(t) if !t.is_empty() => (text, path) = (t, p),
-                Ok(_) => log::warn!("FASTRED_TOPOLOGY={p}: the file is empty; using the automatic ring (ranks grouped by host)"),
-                Err(e) => log::warn!("FASTRED_TOPOLOGY={p}: cannot read it ({e}); using the automatic ring (ranks grouped by host)"),
-            }
-        }
+    const AUTOMATIC: &str = "using the automatic ring (ranks grouped by host)";
+    let (text, path) = broadcast_file(shadow, rank, "FASTRED_TOPOLOGY", AUTOMATIC)?;
+    if rank == 0 && text.is_empty() && !path.is_empty() {
+        log::warn!("FASTRED_TOPOLOGY={path}: the file is empty; {AUTOMATIC}");
     }
-    let text = broadcast_bytes(shadow, text)?;
-    let path = String::from_utf8_lossy(&broadcast_bytes(shadow, path.into_bytes())?).into_owned();
     let from_file = (!text.is_empty()).then(|| {
         Topology::parse(&String::from_utf8_lossy(&text), &format!("FASTRED_TOPOLOGY={path}"))
             .and_then(|t| t.ring_order(&hosts).map(|order| (t.switch_count() > 1, order)))
@@ -235,7 +235,7 @@ fn ring_from_topology(shadow: MPI_Comm, rank: c_int, size: usize) -> MpiResult<(
         Some(Ok((multi, order))) => (multi, order, path),
         other => {
             if let (Some(Err(e)), 0) = (other, rank) {
-                log::warn!("{e}; using the automatic ring (ranks grouped by host)");
+                log::warn!("{e}; {AUTOMATIC}");
             }
             (false, automatic_ring(&hosts).1, "host names".to_string())
         }

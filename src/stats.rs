@@ -29,8 +29,12 @@ static TABLE: Mutex<[Counters; N]> = Mutex::new([Counters {
     calls: 0, user_bytes: 0, messages_sent: 0, bytes_sent: 0, bytes_received: 0, nanoseconds: 0,
 }; N]);
 
+fn algorithm_index(a: Algorithm) -> usize {
+    Algorithm::ALL.iter().position(|x| *x == a).unwrap()
+}
+
 fn index(c: Collective, a: Algorithm) -> usize {
-    c as usize * Algorithm::ALL.len() + Algorithm::ALL.iter().position(|x| *x == a).unwrap()
+    c as usize * Algorithm::ALL.len() + algorithm_index(a)
 }
 
 /// The algorithm index (in `Algorithm::ALL`) of the last call of each collective, −1 before any.
@@ -38,9 +42,10 @@ static LAST: [AtomicI32; 4] = [const { AtomicI32::new(-1) }; 4];
 
 /// Record one call.
 pub fn record(c: Collective, a: Algorithm, user_bytes: usize, traffic: Traffic, nanoseconds: u64) {
-    LAST[c as usize].store(Algorithm::ALL.iter().position(|x| *x == a).unwrap() as i32, Ordering::Relaxed);
+    let a_index = algorithm_index(a);
+    LAST[c as usize].store(a_index as i32, Ordering::Relaxed);
     if let Ok(mut t) = TABLE.lock() {
-        let e = &mut t[index(c, a)];
+        let e = &mut t[c as usize * Algorithm::ALL.len() + a_index];
         e.calls += 1;
         e.user_bytes += user_bytes as u64;
         e.messages_sent += traffic.messages_sent;

@@ -89,6 +89,11 @@ impl Blocks {
         self.offsets[i] * elem..self.offsets[i + 1] * elem
     }
 
+    /// Byte ranges of all blocks, in order.
+    pub fn byte_ranges(&self, elem: usize) -> Vec<Range<usize>> {
+        (0..self.len()).map(|i| self.bytes(i, elem)).collect()
+    }
+
     /// Byte range of blocks `first..last` (consecutive) for elements of `elem` bytes.
     pub fn bytes_of_range(&self, first: usize, last: usize, elem: usize) -> Range<usize> {
         self.offsets[first] * elem..self.offsets[last] * elem

@@ -31,11 +31,6 @@ pub fn cost(bytes: usize, p: usize, k: usize, model: &CostModel) -> f64 {
 
 /// Reduce to `root` in segments of about `segment_bytes` (from the model when `None`).
 pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, segment_bytes: Option<usize>, model: &CostModel) -> MpiResult {
-    let p = t.size();
-    let segments = match segment_bytes {
-        Some(b) => streaming::segments_of_size(buf.len(), op.elem_size(), b),
-        None => streaming::segments(buf.len(), op.elem_size(), segment_count(buf.len(), p, model)),
-    };
-    let links = links(streaming::me_relative(t, root), p).absolute(root, p);
-    streaming::reduce_up(t, op, buf, &links, &segments)
+    let k = segment_count(buf.len(), t.size(), model);
+    streaming::reduce_on_tree(t, op, buf, root, segment_bytes, k, links)
 }

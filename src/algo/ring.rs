@@ -30,8 +30,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
 /// logical ring of [`topo_ring`] in rank order).
 pub fn allgather(t: &impl Transport, buf: &mut [u8], blocks: &Blocks, elem: usize) -> MpiResult {
     let order = topo_ring::rank_order(t.size());
-    let segments: Vec<_> = (0..blocks.len()).map(|k| blocks.bytes(k, elem)).collect();
-    topo_ring::allgather(t, buf, &segments, &RingPosition::of(&order, t.rank()))
+    topo_ring::allgather(t, buf, &blocks.byte_ranges(elem), &RingPosition::of(&order, t.rank()))
 }
 
 /// Allreduce: pairwise-exchange reduce-scatter over p nearly equal blocks, then

@@ -32,8 +32,7 @@ impl TreeLinks {
 pub fn segments(buf_len: usize, elem: usize, k: usize) -> Vec<Range<usize>> {
     let elems = buf_len / elem;
     let k = k.clamp(1, elems.max(1));
-    let blocks = Blocks::even(elems, k);
-    (0..k).map(|s| blocks.bytes(s, elem)).collect()
+    Blocks::even(elems, k).byte_ranges(elem)
 }
 
 /// Segments for a target segment size in bytes (rounded to whole elements).
@@ -67,9 +66,25 @@ pub fn reduce_up(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], links: &
     }
 }
 
-/// This process's relative rank for a tree rooted at `root`.
-pub fn me_relative(t: &impl Transport, root: usize) -> usize {
-    relative_rank(t.rank(), root, t.size())
+/// Reduce to `root` up the tree whose links `links(q, p)` gives for relative
+/// rank q, in segments of about `segment_bytes`, or `model_segments` of them
+/// when `None` (the pipelined reduces differ only in tree and segment count).
+pub fn reduce_on_tree(
+    t: &impl Transport,
+    op: &impl Reducer,
+    buf: &mut [u8],
+    root: usize,
+    segment_bytes: Option<usize>,
+    model_segments: usize,
+    links: fn(usize, usize) -> TreeLinks,
+) -> MpiResult {
+    let p = t.size();
+    let segments = match segment_bytes {
+        Some(b) => segments_of_size(buf.len(), op.elem_size(), b),
+        None => segments(buf.len(), op.elem_size(), model_segments),
+    };
+    let links = links(relative_rank(t.rank(), root, p), p).absolute(root, p);
+    reduce_up(t, op, buf, &links, &segments)
 }
 
 /// The number of segments that minimises (steps + k)(α + βn/k), the cost of

@@ -78,17 +78,15 @@ pub fn allgather(t: &impl Transport, buf: &mut [u8], segments: &[Range<usize>], 
 }
 
 /// Byte ranges of nearly equal segments, one per ring position.
-fn even_segments(buf: &[u8], elem: usize, parts: usize) -> (Blocks, Vec<Range<usize>>) {
-    let blocks = Blocks::even(buf.len() / elem, parts);
-    let ranges = (0..parts).map(|k| blocks.bytes(k, elem)).collect();
-    (blocks, ranges)
+fn even_segments(buf: &[u8], elem: usize, parts: usize) -> Vec<Range<usize>> {
+    Blocks::even(buf.len() / elem, parts).byte_ranges(elem)
 }
 
 /// Allreduce on the logical ring `order`. One process reduces each segment,
 /// so all ranks end with bit-identical results.
 pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
-    let (_, segments) = even_segments(buf, op.elem_size(), t.size());
+    let segments = even_segments(buf, op.elem_size(), t.size());
     reduce_scatter(t, op, buf, &segments, &ring)?;
     allgather(t, buf, &segments, &ring)
 }
@@ -105,7 +103,7 @@ pub fn reduce_scatter_blocks(t: &impl Transport, op: &impl Reducer, buf: &mut [u
 /// segment to `root` (as the ring reduce of Rabenseifner §3.7).
 pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
-    let (_, segments) = even_segments(buf, op.elem_size(), t.size());
+    let segments = even_segments(buf, op.elem_size(), t.size());
     reduce_scatter(t, op, buf, &segments, &ring)?;
     if t.rank() != root {
         return t.send(root, &buf[segments[ring.position].clone()]);

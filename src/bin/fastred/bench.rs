@@ -147,17 +147,23 @@ pub fn plot_command(args: Vec<String>) -> i32 {
     plot_files(&files.iter().map(PathBuf::from).collect::<Vec<_>>(), Path::new(dir))
 }
 
-fn plot_files(files: &[PathBuf], dir: &Path) -> i32 {
+/// The records of all `files`, or the first error.
+fn read_all(files: &[PathBuf]) -> Result<Vec<Record>, String> {
     let mut records = vec![];
     for f in files {
-        match read_csv(f) {
-            Ok(r) => records.extend(r),
-            Err(e) => {
-                eprintln!("fastred plot: {e}");
-                return 2;
-            }
-        }
+        records.extend(read_csv(f)?);
     }
+    Ok(records)
+}
+
+fn plot_files(files: &[PathBuf], dir: &Path) -> i32 {
+    let records = match read_all(files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fastred plot: {e}");
+            return 2;
+        }
+    };
     match plot::render_all(&records, dir) {
         Ok(written) => {
             for w in written {
@@ -296,16 +302,13 @@ mod tests {
 /// process count and size, native's time, fastred's default choice and the
 /// fastest algorithm as speed-ups over native (same run), and % of the bound.
 pub fn report_command(files: Vec<String>) -> i32 {
-    let mut records = vec![];
-    for f in &files {
-        match read_csv(Path::new(f)) {
-            Ok(r) => records.extend(r),
-            Err(e) => {
-                eprintln!("fastred report: {e}");
-                return 2;
-            }
+    let records = match read_all(&files.iter().map(PathBuf::from).collect::<Vec<_>>()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fastred report: {e}");
+            return 2;
         }
-    }
+    };
     print!("{}", report(&records));
     0
 }
