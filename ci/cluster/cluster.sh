@@ -18,8 +18,9 @@
 # s1..sK, M hosts on each leaf. Ranks follow the hostfile order: --place
 # switch (default) numbers hosts switch by switch, --place interleaved deals
 # them out across the switches round-robin (rank r on switch r mod S).
-# `up` writes build/cluster/{hostfile,topology,env}; `topology` is in
-# FASTRED_TOPOLOGY format. `up` first removes an older cluster.
+# `up` writes build/cluster/{hostfile,topology,env} (FASTRED_CLUSTER_DIR
+# overrides the directory); `topology` is in FASTRED_TOPOLOGY format. `up`
+# first removes an older cluster.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -166,5 +167,5 @@ case $cmd in
     run-mpich) run_mpich "$@" ;;
     exec) on "$@" ;;
     check) check ;;
-    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
