@@ -22,7 +22,7 @@ const int fr_built_for_mpich = 0;
 #error "unknown MPI implementation: fastred supports MPICH and Open MPI"
 #endif
 
-/* Element classes; keep in sync with src/ffi.rs (ElemClass). */
+/* Element classes; keep in sync with src/types.rs (elem_of). */
 enum {
     FR_SIGNED = 1, FR_UNSIGNED, FR_FLOAT, FR_COMPLEX, FR_LONG_DOUBLE, FR_LONG_DOUBLE_COMPLEX,
     FR_C_BOOL, FR_F_LOGICAL, FR_BYTE,
@@ -88,6 +88,25 @@ int fr_err_count(void) { return MPI_ERR_COUNT; }
 int fr_err_buffer(void) { return MPI_ERR_BUFFER; }
 int fr_err_arg(void) { return MPI_ERR_ARG; }
 int fr_err_other(void) { return MPI_ERR_OTHER; }
+int fr_err_no_mem(void) { return MPI_ERR_NO_MEM; }
+int fr_err_type(void) { return MPI_ERR_TYPE; }
+int fr_err_op(void) { return MPI_ERR_OP; }
+
+/* Whether a datatype / op handle may be passed to a query (PMPI_Type_size,
+ * PMPI_Op_commutative, ...) without that query raising an error, which MPI
+ * sends to MPI_COMM_WORLD's handler rather than to the user's communicator.
+ * Open MPI: handles are pointers; NULL and the null handle are invalid.
+ * MPICH: handles are integers whose bits 30-31 give the handle kind (0 =
+ * invalid) and bits 26-29 the object kind (3 = datatype, 6 = op), as MPICH's
+ * own HANDLE_GET_KIND / HANDLE_GET_MPI_KIND read them. */
+#if defined(MPICH_VERSION)
+static int fr_mpich_handle_is(unsigned h, unsigned kind) { return (h >> 30) != 0 && ((h & 0x3c000000u) >> 26) == kind; }
+int fr_datatype_plausible(MPI_Datatype t) { return t != MPI_DATATYPE_NULL && fr_mpich_handle_is((unsigned)t, 0x3); }
+int fr_op_plausible(MPI_Op op) { return op != MPI_OP_NULL && fr_mpich_handle_is((unsigned)op, 0x6); }
+#else
+int fr_datatype_plausible(MPI_Datatype t) { return t != NULL && t != MPI_DATATYPE_NULL; }
+int fr_op_plausible(MPI_Op op) { return op != NULL && op != MPI_OP_NULL; }
+#endif
 int fr_keyval_invalid(void) { return MPI_KEYVAL_INVALID; }
 int fr_max_library_version_string(void) { return MPI_MAX_LIBRARY_VERSION_STRING; }
 int fr_comm_type_shared(void) { return MPI_COMM_TYPE_SHARED; }

@@ -1,7 +1,126 @@
-//! Environment: `FASTRED_ALGO` (forced algorithms) and `FASTRED_LOG` (logging).
+//! Every `FASTRED_*` environment variable the library reads, read here and
+//! nowhere else (the command-line tool has its own, `FASTRED_LIBDIR`):
+//!
+//! | variable | read | agreed |
+//! |---|---|---|
+//! | `FASTRED_ALGO` | once per process | rank 0's, per communicator |
+//! | `FASTRED_TUNING` (a file) | by rank 0 of a communicator, once per process | rank 0's text, per communicator |
+//! | `FASTRED_TOPOLOGY` (a file) | likewise, when the topology is first needed | likewise |
+//! | `FASTRED_SEGMENT`, `FASTRED_PIECE` | once per process | rank 0's, per communicator |
+//! | `FASTRED_STATS` | once per process | rank 0 of `MPI_COMM_WORLD`'s, at `MPI_Finalize` |
+//! | `FASTRED_HOST` | once per process | (this process's own) |
+//! | `FASTRED_LOG` | once per process | (this process's own) |
+//! | `FASTRED_FAULT` | once per process | (this process's own; tests only) |
+//!
+//! "Agreed" settings are broadcast from rank 0 (`comm.rs`), so ranks started
+//! with different environments still choose alike (with a warning).
 
-use crate::select::{Algorithm, Collective};
+use crate::select::{parse_size, Algorithm, Collective};
+use once_cell::sync::OnceCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A fault injected on purpose, to test that fastred's failures reach the
+/// user as MPI errors (`FASTRED_FAULT`; not for production use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Panic inside the algorithm of the first call fastred runs itself.
+    Panic,
+}
+
+/// This process's own settings, read from the environment once.
+#[derive(Debug)]
+pub struct Local {
+    pub forced: Forced,
+    pub segment_bytes: Option<usize>,
+    pub piece_bytes: Option<usize>,
+    pub stats: bool,
+    pub host: Option<String>,
+    pub fault: Option<Fault>,
+    tuning: OnceCell<Option<File>>,
+    topology: OnceCell<Option<File>>,
+}
+
+/// A file named by an environment variable: its path and contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    pub path: String,
+    pub text: Vec<u8>,
+}
+
+fn env(var: &str) -> Option<String> {
+    std::env::var(var).ok()
+}
+
+/// A size in bytes (K/M/G suffixes), or a warning ending with `otherwise`.
+fn env_size(var: &str, otherwise: &str) -> Option<usize> {
+    let v = env(var)?;
+    match parse_size(v.trim(), true) {
+        Some(n) if n > 0 => Some(n),
+        _ => {
+            log::warn!("{var}={v}: not a positive size (e.g. 65536 or 64K); {otherwise}");
+            None
+        }
+    }
+}
+
+/// The file `var` names (None when unset; a warning ending with `otherwise`
+/// when it cannot be read).
+fn env_file(var: &str, otherwise: &str) -> Option<File> {
+    let path = env(var)?;
+    match std::fs::read(&path) {
+        Ok(text) => Some(File { path, text }),
+        Err(e) => {
+            log::warn!("{var}={path}: cannot read it ({e}); {otherwise}");
+            Some(File { path, text: Vec::new() })
+        }
+    }
+}
+
+pub const TUNING_FALLBACK: &str = "using the default table";
+pub const TOPOLOGY_FALLBACK: &str = "using the automatic ring (ranks grouped by host)";
+
+impl Local {
+    fn read() -> Local {
+        let (forced, warnings) = parse_forced(&env("FASTRED_ALGO").unwrap_or_default());
+        for w in warnings {
+            log::warn!("{w}; using the default choice");
+        }
+        let fault = match env("FASTRED_FAULT").as_deref() {
+            None | Some("") => None,
+            Some("panic") => Some(Fault::Panic),
+            Some(other) => {
+                log::warn!("FASTRED_FAULT={other}: unknown fault (valid: panic); none injected");
+                None
+            }
+        };
+        Local {
+            forced,
+            segment_bytes: env_size("FASTRED_SEGMENT", "using the model's segments"),
+            piece_bytes: env_size("FASTRED_PIECE", "using the default"),
+            stats: env("FASTRED_STATS").is_some_and(|v| !v.is_empty() && v != "0"),
+            host: env("FASTRED_HOST"),
+            fault,
+            tuning: OnceCell::new(),
+            topology: OnceCell::new(),
+        }
+    }
+
+    /// `FASTRED_TUNING`'s file (read the first time it is asked for).
+    pub fn tuning_file(&self) -> Option<&File> {
+        self.tuning.get_or_init(|| env_file("FASTRED_TUNING", TUNING_FALLBACK)).as_ref()
+    }
+
+    /// `FASTRED_TOPOLOGY`'s file (read the first time it is asked for).
+    pub fn topology_file(&self) -> Option<&File> {
+        self.topology.get_or_init(|| env_file("FASTRED_TOPOLOGY", TOPOLOGY_FALLBACK)).as_ref()
+    }
+}
+
+/// This process's settings (read at the first call).
+pub fn local() -> &'static Local {
+    static LOCAL: OnceCell<Local> = OnceCell::new();
+    LOCAL.get_or_init(Local::read)
+}
 
 /// Per-collective forced algorithm (index = position in `Collective::ALL`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -59,6 +59,11 @@ extern "C" {
     pub fn fr_err_buffer() -> c_int;
     pub fn fr_err_arg() -> c_int;
     pub fn fr_err_other() -> c_int;
+    pub fn fr_err_no_mem() -> c_int;
+    pub fn fr_err_type() -> c_int;
+    pub fn fr_err_op() -> c_int;
+    pub fn fr_datatype_plausible(t: MPI_Datatype) -> c_int;
+    pub fn fr_op_plausible(op: MPI_Op) -> c_int;
     pub fn fr_keyval_invalid() -> c_int;
     pub fn fr_max_library_version_string() -> c_int;
     pub fn fr_long_double_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;

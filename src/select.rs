@@ -333,6 +333,13 @@ impl Table {
         Table::parse(DEFAULT_TABLE, "default table").expect("the default table parses")
     }
 
+    /// Whether the choice for `shape` depends on its `topology` condition
+    /// (only then is the ring worth computing).
+    pub fn depends_on_topology(&self, s: &Shape) -> bool {
+        let rule = |topology| self.lookup(&Shape { topology, ..*s }).map(|r| r.line);
+        rule(false) != rule(true)
+    }
+
     /// The first rule that matches `shape` and whose algorithm can run it.
     fn lookup(&self, s: &Shape) -> Option<&Rule> {
         self.rules.iter().find(|r| {

@@ -1,7 +1,8 @@
 //! Process-wide counters per collective × algorithm (own and fallback calls,
 //! user bytes, messages and bytes sent/received, time), readable through the
-//! C API (`capi`), and with `FASTRED_STATS=1` a table printed at `MPI_Finalize`
-//! by rank 0 after gathering every rank's counters (min/max per rank).
+//! C API (`capi`), and with `FASTRED_STATS=1` (rank 0's setting) a table
+//! printed at `MPI_Finalize` by rank 0 after gathering every rank's counters
+//! (min/max per rank).
 
 use crate::select::{Algorithm, Collective};
 use crate::transport::counting::Traffic;
@@ -120,41 +121,52 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
             );
         }
     }
+    let idle: Vec<String> = per_rank
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.chunks(FIELDS).all(|e| e[0] == 0))
+        .map(|(i, _)| i.to_string())
+        .collect();
+    if !idle.is_empty() {
+        let _ = writeln!(out, "ranks that made no intercepted call (nothing to count): {}", idle.join(", "));
+    }
     out
 }
 
-/// With `FASTRED_STATS` set (and not "0"), print the report at
-/// `MPI_Finalize`: an attribute on `MPI_COMM_SELF`, whose delete callback MPI
-/// runs first thing in `MPI_Finalize`, gathers every rank's counters to rank 0
-/// on `MPI_COMM_WORLD`. Every rank installs it at its first intercepted call,
-/// so every rank must make at least one (a rank that made none would leave the
-/// gather waiting).
-pub fn install_finalize_report() {
-    use crate::ffi;
-    use std::os::raw::{c_int, c_void};
-    if std::env::var("FASTRED_STATS").map_or(true, |v| v.is_empty() || v == "0") {
+/// The part of `MPI_Finalize` that is fastred's, run by every rank before
+/// `PMPI_Finalize` (the exported `MPI_Finalize` calls it): rank 0 of
+/// `MPI_COMM_WORLD` decides whether to print the `FASTRED_STATS` report (one
+/// broadcast, so ranks with differing environments agree, with a warning);
+/// if so, every rank's counters are gathered to rank 0, which prints the
+/// report and names the ranks that made no intercepted call. Every rank takes
+/// part whatever it did before, so this cannot hang a correct program.
+pub fn at_finalize() {
+    if !crate::mpi::is_running() {
         return;
     }
-    unsafe extern "C" fn at_finalize(_comm: ffi::MPI_Comm, _kv: c_int, _value: *mut c_void, _extra: *mut c_void) -> c_int {
-        let mine = snapshot();
-        let (mut rank, mut size) = (0, 0);
-        ffi::PMPI_Comm_rank(ffi::RSMPI_COMM_WORLD, &mut rank);
-        ffi::PMPI_Comm_size(ffi::RSMPI_COMM_WORLD, &mut size);
-        let bytes = (SNAPSHOT_LEN * 8) as c_int;
-        let mut all = vec![0u64; if rank == 0 { SNAPSHOT_LEN * size as usize } else { 1 }];
-        ffi::PMPI_Gather(mine.as_ptr().cast(), bytes, ffi::fr_byte(), all.as_mut_ptr().cast(), bytes, ffi::fr_byte(), 0, ffi::RSMPI_COMM_WORLD);
-        if rank == 0 {
-            let per_rank: Vec<Vec<u64>> = all.chunks(SNAPSHOT_LEN).map(|c| c.to_vec()).collect();
-            eprint!("{}", report(&per_rank));
-        }
-        ffi::SUCCESS
+    crate::dispatch::startup();
+    let world = crate::mpi::handle::comm_world();
+    let mine = crate::config::local().stats;
+    let mut agreed = [u8::from(mine)];
+    if crate::mpi::bcast(world, &mut agreed, 0).is_err() {
+        return;
     }
-    let mut kv = 0;
-    // SAFETY: the callback has MPI's delete-function signature; MPI is initialised.
-    unsafe {
-        if ffi::PMPI_Comm_create_keyval(Some(crate::comm::copy_attr), Some(at_finalize), &mut kv, std::ptr::null_mut()) == ffi::SUCCESS {
-            ffi::PMPI_Comm_set_attr(ffi::fr_comm_self(), kv, std::ptr::null_mut());
-        }
+    let (agreed, rank) = (agreed[0] != 0, crate::mpi::rank(world).unwrap_or(0));
+    if agreed != mine {
+        log::warn!("FASTRED_STATS differs from rank 0's; rank 0's setting ({}) decides on rank {rank}", u8::from(agreed));
+    }
+    if !agreed {
+        return;
+    }
+    let mine: Vec<u8> = snapshot().iter().flat_map(|v| v.to_le_bytes()).collect();
+    let p = crate::mpi::size(world).unwrap_or(1);
+    let mut all = vec![0u8; if rank == 0 { mine.len() * p } else { 0 }];
+    if crate::mpi::gather(world, &mine, &mut all, 0).is_ok() && rank == 0 {
+        let per_rank: Vec<Vec<u64>> = all
+            .chunks(mine.len())
+            .map(|c| c.chunks(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect())
+            .collect();
+        eprint!("{}", report(&per_rank));
     }
 }
 

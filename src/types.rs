@@ -3,6 +3,7 @@
 //! hand the call to the MPI library.
 
 use crate::ffi::{self, MPI_Datatype, MPI_Op};
+use crate::mpi;
 use crate::op::{Elem, OpKind};
 use once_cell::sync::OnceCell;
 use std::os::raw::c_int;
@@ -36,31 +37,18 @@ fn elem_of(class: c_int, size: usize) -> Option<Elem> {
     })
 }
 
-fn extent_of(t: MPI_Datatype) -> Option<(isize, isize)> {
-    let (mut lb, mut extent) = (0, 0);
-    // SAFETY: out-pointers to locals; errors reported through the return code.
-    let rc = unsafe { ffi::PMPI_Type_get_extent(t, &mut lb, &mut extent) };
-    (rc == ffi::SUCCESS).then_some((lb as isize, extent as isize))
-}
-
 fn predefined() -> &'static [(MPI_Datatype, Elem)] {
     &PREDEFINED
         .get_or_init(|| {
-            // SAFETY: constant handle.
-            let null = unsafe { ffi::fr_datatype_null() };
             let mut table = Vec::new();
             for entry in ffi::type_table() {
-                if entry.ty == null {
+                if !mpi::datatype_is_plausible(entry.ty) {
                     continue; // a type this MPI build does not provide
                 }
-                let mut size: c_int = 0;
-                // SAFETY: a predefined handle; out-pointer to a local.
-                if unsafe { ffi::PMPI_Type_size(entry.ty, &mut size) } != ffi::SUCCESS {
-                    continue;
-                }
-                let Some(elem) = elem_of(entry.class, size as usize) else { continue };
+                let Ok(size) = mpi::type_size(entry.ty) else { continue };
+                let Some(elem) = elem_of(entry.class, size) else { continue };
                 // The kernels assume the C layout; skip a type whose extent differs.
-                if extent_of(entry.ty) == Some((0, elem.size() as isize)) {
+                if mpi::type_extent(entry.ty) == Ok((0, elem.size() as isize)) {
                     table.push((entry.ty, elem));
                 }
             }
@@ -73,9 +61,8 @@ fn predefined() -> &'static [(MPI_Datatype, Elem)] {
 /// datatypes are not accepted: both MPICH 4.0 and Open MPI 4.1 reject
 /// predefined ops on them (MPI_ERR_OP), so they go to the library.
 pub fn resolve_datatype(t: MPI_Datatype) -> Result<Elem, &'static str> {
-    // SAFETY: constant handle.
-    if t == unsafe { ffi::fr_datatype_null() } {
-        return Err("MPI_DATATYPE_NULL");
+    if !mpi::datatype_is_plausible(t) {
+        return Err("MPI_DATATYPE_NULL or an invalid datatype");
     }
     predefined()
         .iter()
@@ -97,10 +84,12 @@ unsafe impl Send for OpHandles {}
 unsafe impl Sync for OpHandles {}
 static PREDEFINED_OPS: OnceCell<OpHandles> = OnceCell::new();
 
+/// What `op` is. Handles that a query would reject (raising the error on
+/// `MPI_COMM_WORLD`) are not queried: the call goes to the library, which
+/// reports them through the user's communicator.
 pub fn resolve_op(op: MPI_Op) -> Result<OpInfo, &'static str> {
-    // SAFETY: constant handle.
-    if op == unsafe { ffi::fr_op_null() } {
-        return Err("MPI_OP_NULL");
+    if !mpi::op_is_plausible(op) {
+        return Err("MPI_OP_NULL or an invalid op");
     }
     let table = &PREDEFINED_OPS
         .get_or_init(|| {
@@ -110,29 +99,22 @@ pub fn resolve_op(op: MPI_Op) -> Result<OpInfo, &'static str> {
     if let Some((_, kind)) = table.iter().find(|(h, _)| *h == op) {
         return Ok(OpInfo::Builtin(*kind));
     }
-    let mut commute: c_int = 0;
-    // SAFETY: out-pointer to a local.
-    if unsafe { ffi::PMPI_Op_commutative(op, &mut commute) } != ffi::SUCCESS {
-        return Err("invalid op");
-    }
-    Ok(OpInfo::User { commutative: commute != 0 })
+    let commutative = mpi::op_is_commutative(op).map_err(|_| "invalid op")?;
+    Ok(OpInfo::User { commutative })
 }
 
 /// Extent of a datatype whose bytes are all data (lb = true lb = 0, size =
 /// extent), as needed to move it as raw bytes for a user-defined op.
+/// Handles a query would reject are not queried (as in [`resolve_op`]).
 pub fn dense_extent(t: MPI_Datatype) -> Result<usize, &'static str> {
-    let (lb, extent) = extent_of(t).ok_or("invalid datatype")?;
-    let (mut tlb, mut textent) = (0, 0);
-    let mut size: c_int = 0;
-    // SAFETY: out-pointers to locals.
-    let ok = unsafe {
-        ffi::PMPI_Type_get_true_extent(t, &mut tlb, &mut textent) == ffi::SUCCESS
-            && ffi::PMPI_Type_size(t, &mut size) == ffi::SUCCESS
-    };
-    if !ok {
-        return Err("invalid datatype");
+    const INVALID: &str = "MPI_DATATYPE_NULL or an invalid datatype";
+    if !mpi::datatype_is_plausible(t) {
+        return Err(INVALID);
     }
-    if lb != 0 || tlb != 0 || extent != textent as isize || extent != size as isize || extent <= 0 {
+    let (lb, extent) = mpi::type_extent(t).map_err(|_| INVALID)?;
+    let (tlb, textent) = mpi::type_true_extent(t).map_err(|_| INVALID)?;
+    let size = mpi::type_size(t).map_err(|_| INVALID)? as isize;
+    if lb != 0 || tlb != 0 || extent != textent || extent != size || extent <= 0 {
         return Err("datatype with gaps (not dense) for a user-defined op");
     }
     Ok(extent as usize)

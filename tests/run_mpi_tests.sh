@@ -67,9 +67,10 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats; do
+for prog in collectives isolation errors fallback stats reliability battery churn; do
     $CC -O1 -Wall -Wno-unused-function -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
+$CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
 $CC -O1 -Wno-unused-function -o "$out/collectives_linked" "$root/tests/mpi/collectives.c" \
     -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
 for b in F77 MPI F08; do
@@ -192,8 +193,9 @@ printf 'switch left node0
 switch right node1
 link left middle
 ' >"$out/broken.topology"
-check "topology-file-broken-np2" 300 "collectives: OK AND broken.topology: line 3: unknown switch 'middle'.*using the automatic ring" 2 \
-    env FAKE_NODES=2 "$FAKE" $P FASTRED_TOPOLOGY="$out/broken.topology" "$out/collectives" own quick
+# The topology is read when a decision first depends on it (a 1 MiB allreduce on 3 processes here).
+check "topology-file-broken-np3" 300 "stats: OK AND broken.topology: line 3: unknown switch 'middle'.*using the automatic ring" 3 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_TOPOLOGY="$out/broken.topology" "$out/stats" 131070 1
 
 echo "== [$flavour] isolation, errors, fallback"
 for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done
@@ -203,12 +205,47 @@ check "fallback-logged-np2" 300 "handed to PMPI_Allreduce: intercommunicator" 2 
 check "noncommutative-forced-ring-np3" 300 "fallback: OK AND FASTRED_ALGO=ring cannot run this allreduce call" 3 \
     $P FASTRED_ALGO=ring "$out/fallback"
 
+echo "== [$flavour] reliability: defects that must stay fixed (tests/mpi/reliability.c)"
+check "reliability-attributes-np3" 300 "reliability attributes: OK" 3 $P "$out/reliability" attributes
+check "reliability-handles-np2" 300 "reliability handles: OK" 2 $P "$out/reliability" handles
+check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
+    $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+check "reliability-nomem-np2" 300 "reliability nomem: OK" 2 $P "$out/reliability" nomem
+check "reliability-panic-np2" 300 "reliability panic: OK AND internal error \(panic\) inside fastred" 2 $P FASTRED_FAULT=panic "$out/reliability" panic
+check "reliability-codes-np2" 300 "reliability codes: OK" 2 $P "$out/reliability" codes
+# FASTRED_STATS is rank 0's setting, and the report never hangs: ranks started
+# with different environments, and a rank that made no intercepted call.
+run_case "stats-set-on-rank0-only-np3" 300 0 "stats: OK AND fastred statistics \(3 processes AND FASTRED_STATS differs from rank 0's" \
+    "${MPIRUN[@]}" -np 1 $P FASTRED_STATS=1 "$out/stats" 1024 1 : -np 2 $P "$out/stats" 1024 1
+run_case "stats-unset-on-rank0-np3" 300 0 "stats: OK AND FASTRED_STATS differs from rank 0's" \
+    "${MPIRUN[@]}" -np 1 $P "$out/stats" 1024 1 : -np 2 $P FASTRED_STATS=1 "$out/stats" 1024 1
+check "stats-idle-rank-np3" 300 "stats: OK AND fastred statistics \(3 processes AND ranks that made no intercepted call \(nothing to count\): 2" 3 \
+    $P FASTRED_STATS=1 "$out/stats" 1024 1 idle-last
+
+echo "== [$flavour] randomized battery, threads, communicator churn"
+# Random cases compared bit for bit with the library (tests/mpi/battery.c);
+# a fresh seed each run (printed; FASTRED_BATTERY_SEED repeats one) plus a fixed one.
+seed=${FASTRED_BATTERY_SEED:-$(date +%s)}
+echo "  battery seed $seed (rerun: FASTRED_BATTERY_SEED=$seed bash tests/run_mpi_tests.sh $flavour)"
+if [ "$flavour" = openmpi ]; then battery_runs="2:6000 3:4000 4:3000 5:2000"; else battery_runs="2:12000 3:600"; fi
+for run in $battery_runs; do
+    np=${run%%:*} iters=${run##*:}
+    check "battery-seed1-np$np" 900 "battery: seed 1, $iters cases AND battery: OK" "$np" $P "$out/battery" 1 "$iters"
+    check "battery-random-np$np" 900 "battery: seed $seed, $iters cases AND battery: OK" "$np" $P "$out/battery" "$seed" "$iters"
+done
+check "threads-multiple-np2" 300 "threads: OK" 2 $P "$out/threads" 4 80
+check "threads-multiple-pieces-np3" 300 "threads: OK" 3 $P FASTRED_PIECE=4K "$out/threads" 3 40
+# dup/split + allreduce + free: within 3x the library's own cycle, bounded memory (np 2: not oversubscribed).
+check "churn-np2" 300 "churn: OK AND median ratio" 2 $P "$out/churn" 10000 3 4096
+
 echo "== [$flavour] Fortran (mpif.h, use mpi, use mpi_f08), preloaded and linked"
 for b in F77 MPI F08; do
     for np in 1 3 4; do
         check "fortran-$b-np$np" 300 "fortran: OK AND rank 0\] allreduce of 20000 B on $np processes: [a-z_:]+ \(" "$np" \
             $P FASTRED_LOG=debug "$out/fortran_$b"
     done
+    # MPI_FINALIZE from Fortran runs fastred's finalisation too (the report).
+    check "fortran-$b-stats-np2" 300 "fortran: OK AND fastred statistics \(2 processes" 2 $P FASTRED_STATS=1 "$out/fortran_$b"
     check "fortran-$b-linked-np3" 300 "fortran: OK AND rank 0\] reduce_scatter of [0-9]+ B on 3 processes: [a-z_:]+ \(" 3 \
         env FASTRED_LOG=debug "$out/fortran_${b}_linked"
 done

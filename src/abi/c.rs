@@ -90,3 +90,11 @@ mod large_count {
         run(&call, || ffi::PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm))
     }
 }
+
+/// fastred's part of finalisation (the `FASTRED_STATS` report, agreed with
+/// rank 0), then the library's.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Finalize() -> c_int {
+    crate::stats::at_finalize();
+    ffi::PMPI_Finalize()
+}

@@ -66,6 +66,10 @@ unsafe fn reduce_scatter_block(
     set_ierror(ierror, rc);
 }
 
+unsafe fn finalize(ierror: *mut MPI_Fint) {
+    set_ierror(ierror, c::MPI_Finalize());
+}
+
 /// Export `$imp` under each of the given symbol names with the argument list.
 macro_rules! export {
     ($imp:ident $args:tt as $($name:ident),+) => {
@@ -92,3 +96,4 @@ export!(reduce_scatter(s: Buf, r: Buf, n: Int, t: Int, o: Int, c: Int, e: Err)
 export!(reduce_scatter_block(s: Buf, r: Buf, n: Int, t: Int, o: Int, c: Int, e: Err)
     as mpi_reduce_scatter_block_, mpi_reduce_scatter_block__, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,
     mpi_reduce_scatter_block_f08_);
+export!(finalize(e: Err) as mpi_finalize_, mpi_finalize__, mpi_finalize, MPI_FINALIZE, mpi_finalize_f08_);

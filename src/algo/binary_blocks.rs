@@ -94,7 +94,7 @@ fn reduce_into_largest_block(t: &impl Transport, op: &impl Reducer, buf: &mut [u
     if let Some(&smaller) = at.blocks.get(at.index + 1) {
         // One message from the smaller block's process whose segment contains mine.
         let from = Place::holder(smaller, at.segment() >> (block.level - smaller.level));
-        let mut incoming = vec![0u8; mine.len()];
+        let mut incoming = super::scratch(mine.len())?;
         t.recv(from, &mut incoming)?;
         op.reduce(&incoming, &mut buf[mine.clone()], false)?;
     }

@@ -26,7 +26,7 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
         }
         let child = me + distance;
         if child < p {
-            incoming.resize(buf.len(), 0);
+            super::resize_scratch(&mut incoming, buf.len())?;
             t.recv(absolute_rank(child, root, p), &mut incoming)?;
             op.reduce(&incoming, buf, false)?;
         }

@@ -114,13 +114,13 @@ impl Rotated {
     }
 
     /// The rotated copy of `natural` (blocks in rank order).
-    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> Vec<u8> {
+    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<Vec<u8>> {
         let p = blocks.len();
-        let mut rotated = Vec::with_capacity(natural.len());
+        let mut rotated = super::scratch(natural.len())?;
         for i in 0..p {
-            rotated.extend_from_slice(&natural[blocks.bytes((self.rank + i) % p, elem)]);
+            rotated[self.range(i, i + 1)].copy_from_slice(&natural[blocks.bytes((self.rank + i) % p, elem)]);
         }
-        rotated
+        Ok(rotated)
     }
 
     /// Copy R[first..last] back to their places in `natural`.
@@ -140,7 +140,7 @@ fn reduce_scatter_rotated(t: &impl Transport, op: &impl Reducer, r: &mut [u8], r
     for (s_prev, s) in skips.rounds() {
         let (to, from) = ((rank + s) % p, (rank + p - s) % p);
         let keep = rot.range(0, s_prev - s);
-        incoming.resize(keep.len(), 0);
+        super::resize_scratch(&mut incoming, keep.len())?;
         t.sendrecv(to, &r[rot.range(s, s_prev)], from, &mut incoming)?;
         op.reduce(&incoming, &mut r[keep], false)?;
     }
@@ -164,7 +164,7 @@ fn allgather_rotated(t: &impl Transport, r: &mut [u8], rot: &Rotated, skips: &Sk
 pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks, skips: &Skips) -> MpiResult {
     let esz = op.elem_size();
     let rot = Rotated::new(blocks, t.rank(), esz);
-    let mut r = rot.rotate_in(blocks, esz, buf);
+    let mut r = rot.rotate_in(blocks, esz, buf)?;
     reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
     rot.rotate_out(blocks, esz, &r, buf, 0, 1);
     Ok(())
@@ -176,7 +176,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], skips: &
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     let blocks = Blocks::even(buf.len() / esz, p);
     let rot = Rotated::new(&blocks, rank, esz);
-    let mut r = rot.rotate_in(&blocks, esz, buf);
+    let mut r = rot.rotate_in(&blocks, esz, buf)?;
     reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
     allgather_rotated(t, &mut r, &rot, skips)?;
     rot.rotate_out(&blocks, esz, &r, buf, 0, p);
@@ -193,7 +193,7 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
     // Gather in root-rotated order: position j holds block root+j.
     let at_root = Rotated::new(&blocks, root, esz);
     let me = relative_rank(rank, root, p);
-    let mut gathered = at_root.rotate_in(&blocks, esz, buf); // only position `me` matters
+    let mut gathered = at_root.rotate_in(&blocks, esz, buf)?; // only position `me` matters
     let mut distance = 1;
     while distance < p {
         if me & distance != 0 {

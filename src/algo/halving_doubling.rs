@@ -40,7 +40,7 @@ fn remove_extra(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: Opt
     let partner = rank ^ 1;
     let halves = Segments { n: buf.len() / esz };
     let (mine, theirs) = if is_even { (0, 1) } else { (1, 0) };
-    let mut incoming = vec![0u8; halves.bytes(1, mine, esz).len()];
+    let mut incoming = super::scratch(halves.bytes(1, mine, esz).len())?;
     t.sendrecv(partner, &buf[halves.bytes(1, theirs, esz)], partner, &mut incoming)?;
     op.reduce(&incoming, &mut buf[halves.bytes(1, mine, esz)], !is_even)?;
     if survivor_of_pair(pair) == rank {

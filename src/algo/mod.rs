@@ -23,8 +23,35 @@ pub mod recursive_doubling;
 pub mod ring;
 pub mod topo_ring;
 
-use crate::error::MpiResult;
+use crate::error::{MpiError, MpiResult};
 use std::ops::Range;
+
+/// A zeroed scratch buffer of `len` bytes. A failed allocation is
+/// `MpiError::NoMemory` (the user gets `MPI_ERR_NO_MEM`), never an abort as
+/// with `vec![0; len]`. Large buffers come from `calloc`-like zeroed pages,
+/// untouched until used.
+pub fn scratch(len: usize) -> MpiResult<Vec<u8>> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| MpiError::NoMemory)?;
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return Err(MpiError::NoMemory);
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of a
+    // `Vec<u8>` of capacity `len`, and all `len` bytes are initialised (zero).
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+/// Resize a scratch buffer to `len` bytes (new bytes zero), failing with
+/// `MpiError::NoMemory` instead of aborting.
+pub fn resize_scratch(buf: &mut Vec<u8>, len: usize) -> MpiResult {
+    buf.try_reserve_exact(len.saturating_sub(buf.len())).map_err(|_| MpiError::NoMemory)?;
+    buf.resize(len, 0);
+    Ok(())
+}
 
 /// Point-to-point messaging among the `size()` processes of one communicator.
 /// Messages between a pair of processes are received in the order sent.

@@ -15,7 +15,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiRe
     let (p, r) = (t.size(), t.rank());
     let pof2 = if p == 0 { 0 } else { 1 << p.ilog2() };
     let removed = p - pof2;
-    let mut incoming = vec![0u8; buf.len()];
+    let mut incoming = super::scratch(buf.len())?;
 
     // Extra step: fold the first 2·removed processes pairwise.
     let survivor_rank = if r < 2 * removed {

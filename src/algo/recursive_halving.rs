@@ -74,7 +74,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg
         let keep_upper = group.me & (1 << k) != 0;
         let (keep, give) = if keep_upper { (2 * window + 1, 2 * window) } else { (2 * window, 2 * window + 1) };
         let keep_bytes = seg.bytes(k + 1, keep, esz);
-        incoming.resize(keep_bytes.len(), 0);
+        super::resize_scratch(&mut incoming, keep_bytes.len())?;
         t.sendrecv(group.members[partner], &buf[seg.bytes(k + 1, give, esz)], group.members[partner], &mut incoming)?;
         op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
         window = keep;

@@ -50,7 +50,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
             t.send(rank + 1, buf)?;
             return t.recv(rank + 1, &mut buf[blocks.bytes(rank, esz)]);
         }
-        let mut incoming = vec![0u8; buf.len()];
+        let mut incoming = super::scratch(buf.len())?;
         t.recv(rank - 1, &mut incoming)?;
         op.reduce(&incoming, buf, true)?;
         rank / 2
@@ -66,7 +66,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
         let mid = lo + (hi - lo) / 2;
         let (keep, give) = if me < mid { ((lo, mid), (mid, hi)) } else { ((mid, hi), (lo, mid)) };
         let keep_bytes = slots.bytes(blocks, keep.0, keep.1, esz);
-        incoming.resize(keep_bytes.len(), 0);
+        super::resize_scratch(&mut incoming, keep_bytes.len())?;
         let peer = slots.process(partner);
         t.sendrecv(peer, &buf[slots.bytes(blocks, give.0, give.1, esz)], peer, &mut incoming)?;
         op.reduce(&incoming, &mut buf[keep_bytes], partner < me)?;

@@ -15,7 +15,7 @@ use crate::op::Reducer;
 /// reduced block; the other blocks still hold this process's input.
 pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, r, e) = (t.size(), t.rank(), op.elem_size());
-    let mut incoming = vec![0u8; blocks.count(r) * e];
+    let mut incoming = super::scratch(blocks.count(r) * e)?;
     for step in 1..p {
         let to = (r + step) % p;
         let from = (r + p - step) % p;

@@ -46,7 +46,7 @@ pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Ve
 /// The root ends with the reduction of all processes' vectors.
 pub fn reduce_up(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut incoming = vec![0u8; longest];
+    let mut incoming = super::scratch(longest)?;
     for (s, seg) in segments.iter().enumerate() {
         for (c, &child) in links.children.iter().enumerate() {
             let into = &mut incoming[..seg.len()];

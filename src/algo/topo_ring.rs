@@ -56,7 +56,7 @@ impl<'a> RingPosition<'a> {
 /// reduction of segment i; the other segments hold partial results.
 pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut incoming = vec![0u8; longest];
+    let mut incoming = super::scratch(longest)?;
     for j in 1..ring.len() {
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
         let into = &mut incoming[..segments[arriving].len()];

@@ -3,15 +3,17 @@
 //! `MPI_ANY_SOURCE`/`MPI_ANY_TAG`, can match fastred's messages).
 //!
 //! Messages longer than the communicator's piece size (`FASTRED_PIECE`, rank
-//! 0's, default [`DEFAULT_PIECE`]) go as several pieces, all posted at once:
+//! 0's, default [`DEFAULT_PIECE`]) go as several pieces, all posted at once on
+//! Open MPI (one blocking call at a time on MPICH, see [`PIECES_AT_ONCE`]):
 //! pieces below the MPI library's rendezvous threshold are sent eagerly, with
 //! no handshake per message. Measured on the emulated TCP cluster
 //! (docs/benchmarks.md, p = 8, ring allreduce of 1 MiB): 93% of the bandwidth
 //! bound with 32 KiB pieces, 67–73% without.
 
 use crate::algo::Transport;
-use crate::error::{MpiError, MpiResult};
-use crate::ffi::{self, MPI_Comm, MPI_Datatype};
+use crate::error::{check, MpiResult};
+use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Request};
+use crate::mpi::{buf_mut_ptr, buf_ptr};
 use std::os::raw::c_int;
 
 /// Default piece size: below Open MPI's TCP eager limit (64 KiB). Both ends
@@ -29,17 +31,6 @@ pub struct PmpiTransport {
     piece: usize,
 }
 
-/// A pointer MPI may see for `data`: an empty slice's pointer is dangling (0x1
-/// for bytes), and 0x1 is Open MPI's MPI_IN_PLACE, so empty buffers point here.
-fn buf_ptr(data: &[u8]) -> *const std::os::raw::c_void {
-    static EMPTY: u8 = 0;
-    if data.is_empty() { (&EMPTY as *const u8).cast() } else { data.as_ptr().cast() }
-}
-
-fn buf_mut_ptr(data: &mut [u8]) -> *mut std::os::raw::c_void {
-    if data.is_empty() { buf_ptr(data) as *mut _ } else { data.as_mut_ptr().cast() }
-}
-
 /// Byte ranges of the pieces of a `len`-byte message: at least one, so an
 /// empty message is still one (empty) MPI message, as its receiver expects.
 fn pieces(len: usize, piece: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
@@ -47,47 +38,132 @@ fn pieces(len: usize, piece: usize) -> impl Iterator<Item = std::ops::Range<usiz
     (0..count).map(move |i| i * piece..((i + 1) * piece).min(len))
 }
 
-fn check(rc: c_int) -> MpiResult {
-    if rc == ffi::SUCCESS { Ok(()) } else { Err(MpiError(rc)) }
+/// Non-blocking requests posted on buffers borrowed for `'a`. Every request
+/// is completed before the buffers can go: by [`Posted::wait_all`], or, on an
+/// error path (a post that failed part way, a failed wait), by `Drop`, which
+/// cancels and completes whatever is still pending.
+struct Posted<'a> {
+    reqs: Vec<MPI_Request>,
+    _buffers: std::marker::PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Posted<'a> {
+    fn new() -> Self {
+        Posted { reqs: Vec::new(), _buffers: std::marker::PhantomData }
+    }
+
+    /// Wait for every request, in the order posted. One `MPI_Wait` each
+    /// rather than `MPI_Waitall`, which reports only `MPI_ERR_IN_STATUS`: a
+    /// failed `MPI_Wait` returns the request's own error code. (All requests
+    /// were posted before the first wait, so waiting in turn loses no
+    /// overlap.) On failure, `Drop` completes the rest.
+    fn wait_all(mut self) -> MpiResult {
+        for i in 0..self.reqs.len() {
+            // SAFETY: a request posted by this transport and not yet completed.
+            check(unsafe { ffi::PMPI_Wait(&mut self.reqs[i], ffi::RSMPI_STATUS_IGNORE) })?;
+        }
+        self.reqs.clear();
+        Ok(())
+    }
+}
+
+impl Drop for Posted<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a null request handle, read from the bindings' static.
+        let null = unsafe { ffi::RSMPI_REQUEST_NULL };
+        for req in self.reqs.iter_mut().filter(|r| **r != null) {
+            // SAFETY: a request this transport posted and has not completed;
+            // cancelling and waiting completes it (MPI frees it and sets it to null).
+            unsafe {
+                ffi::PMPI_Cancel(req);
+                ffi::PMPI_Wait(req, ffi::RSMPI_STATUS_IGNORE);
+            }
+        }
+    }
 }
 
 impl PmpiTransport {
     /// A transport over `comm` (fastred's private communicator) of which this
     /// process is `rank` of `size`, cutting messages into `piece` bytes.
     pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize) -> Self {
-        // SAFETY: a constant handle from the shim.
-        let byte = unsafe { ffi::fr_byte() };
-        PmpiTransport { comm, byte, rank, size, piece: piece.clamp(1, MAX_PIECE) }
+        PmpiTransport { comm, byte: crate::mpi::handle::byte(), rank, size, piece: piece.clamp(1, MAX_PIECE) }
     }
 
-    fn isend_pieces(&self, to: usize, data: &[u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
+    fn isend_pieces<'a>(&self, to: usize, data: &'a [u8], posted: &mut Posted<'a>) -> MpiResult {
         for piece in pieces(data.len(), self.piece).map(|r| &data[r]) {
             let mut req = std::mem::MaybeUninit::uninit();
-            // SAFETY: `piece` outlives the request (waited on before returning).
+            // SAFETY: `piece` is borrowed for 'a, as long as `posted`, which completes the request.
             check(unsafe {
                 ffi::PMPI_Isend(buf_ptr(piece), piece.len() as c_int, self.byte, to as c_int, TAG, self.comm, req.as_mut_ptr())
             })?;
-            reqs.push(unsafe { req.assume_init() });
+            // SAFETY: initialised by the successful call.
+            posted.reqs.push(unsafe { req.assume_init() });
         }
         Ok(())
     }
 
-    fn irecv_pieces(&self, from: usize, buf: &mut [u8], reqs: &mut Vec<ffi::MPI_Request>) -> MpiResult {
-        for range in pieces(buf.len(), self.piece) {
-            let piece = &mut buf[range];
+    fn irecv_pieces<'a>(&self, from: usize, buf: &'a mut [u8], posted: &mut Posted<'a>) -> MpiResult {
+        let len = buf.len();
+        let mut rest = buf;
+        for range in pieces(len, self.piece) {
+            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+            rest = tail;
             let mut req = std::mem::MaybeUninit::uninit();
-            // SAFETY: as above.
+            // SAFETY: as above, for writing.
             check(unsafe {
                 ffi::PMPI_Irecv(buf_mut_ptr(piece), piece.len() as c_int, self.byte, from as c_int, TAG, self.comm, req.as_mut_ptr())
             })?;
-            reqs.push(unsafe { req.assume_init() });
+            // SAFETY: initialised by the successful call.
+            posted.reqs.push(unsafe { req.assume_init() });
         }
         Ok(())
     }
+}
 
-    fn wait_all(reqs: &mut [ffi::MPI_Request]) -> MpiResult {
-        // SAFETY: valid requests; statuses ignored.
-        check(unsafe { ffi::PMPI_Waitall(reqs.len() as c_int, reqs.as_mut_ptr(), ffi::RSMPI_STATUSES_IGNORE) })
+/// Whether pieces are posted all at once and completed with `MPI_Wait`.
+/// Open MPI reports an error found at completion (e.g. a truncated piece)
+/// through the request's communicator: fastred's, which returns errors to
+/// it. MPICH 4.0 raises such errors from `MPI_Wait` / `MPI_Request_get_status`
+/// on `MPI_COMM_WORLD`'s handler, which aborts by default; so on MPICH
+/// pieces go one blocking call at a time, whose errors reach fastred.
+const PIECES_AT_ONCE: bool = cfg!(fastred_mpi = "openmpi");
+
+impl PmpiTransport {
+    fn send_one(&self, to: usize, data: &[u8]) -> MpiResult {
+        // SAFETY: a buffer of data.len() bytes.
+        check(unsafe { ffi::PMPI_Send(buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) })
+    }
+
+    fn recv_one(&self, from: usize, buf: &mut [u8]) -> MpiResult {
+        // SAFETY: a buffer of buf.len() bytes.
+        check(unsafe {
+            ffi::PMPI_Recv(buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
+        })
+    }
+
+    fn sendrecv_one(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+        // SAFETY: buffers of the given lengths.
+        check(unsafe {
+            ffi::PMPI_Sendrecv(
+                buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG,
+                buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG,
+                self.comm, ffi::RSMPI_STATUS_IGNORE,
+            )
+        })
+    }
+
+    /// Piece `i` of each direction in step `i`: every rank's step-i send
+    /// matches its receiver's step-i receive, so the steps cannot deadlock.
+    fn sendrecv_pieces_in_steps(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+        let (mut sends, mut recvs) = (pieces(data.len(), self.piece), pieces(buf.len(), self.piece));
+        loop {
+            match (sends.next(), recvs.next()) {
+                (Some(s), Some(r)) => self.sendrecv_one(to, &data[s], from, &mut buf[r])?,
+                (Some(s), None) => self.send_one(to, &data[s])?,
+                (None, Some(r)) => self.recv_one(from, &mut buf[r])?,
+                (None, None) => return Ok(()),
+            }
+        }
     }
 }
 
@@ -100,44 +176,33 @@ impl Transport for PmpiTransport {
     }
 
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
-        if data.len() <= self.piece {
-            // SAFETY: valid buffer of data.len() bytes.
-            return check(unsafe { ffi::PMPI_Send(buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) });
+        if data.len() <= self.piece || !PIECES_AT_ONCE {
+            return pieces(data.len(), self.piece).try_for_each(|r| self.send_one(to, &data[r]));
         }
-        let mut reqs = Vec::new();
-        self.isend_pieces(to, data, &mut reqs)?;
-        Self::wait_all(&mut reqs)
+        let mut posted = Posted::new();
+        self.isend_pieces(to, data, &mut posted)?;
+        posted.wait_all()
     }
 
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        if buf.len() <= self.piece {
-            // SAFETY: valid buffer of buf.len() bytes.
-            return check(unsafe {
-                ffi::PMPI_Recv(buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
-            });
+        if buf.len() <= self.piece || !PIECES_AT_ONCE {
+            return pieces(buf.len(), self.piece).try_for_each(|r| self.recv_one(from, &mut buf[r]));
         }
-        let mut reqs = Vec::new();
-        self.irecv_pieces(from, buf, &mut reqs)?;
-        Self::wait_all(&mut reqs)
+        let mut posted = Posted::new();
+        self.irecv_pieces(from, buf, &mut posted)?;
+        posted.wait_all()
     }
 
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        if data.len() <= self.piece && buf.len() <= self.piece {
-            // SAFETY: valid buffers of the given lengths.
-            return check(unsafe {
-                ffi::PMPI_Sendrecv(
-                    buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG,
-                    buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG,
-                    self.comm, ffi::RSMPI_STATUS_IGNORE,
-                )
-            });
+        if (data.len() <= self.piece && buf.len() <= self.piece) || !PIECES_AT_ONCE {
+            return self.sendrecv_pieces_in_steps(to, data, from, buf);
         }
         // Each direction is its own stream of pieces, so both ends agree on the
         // number of messages whatever the other direction's size.
-        let mut reqs = Vec::new();
-        self.irecv_pieces(from, buf, &mut reqs)?;
-        self.isend_pieces(to, data, &mut reqs)?;
-        Self::wait_all(&mut reqs)
+        let mut posted = Posted::new();
+        self.irecv_pieces(from, buf, &mut posted)?;
+        self.isend_pieces(to, data, &mut posted)?;
+        posted.wait_all()
     }
 }
 

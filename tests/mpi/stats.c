@@ -1,5 +1,6 @@
 /* FASTRED_STATS: run `calls` allreduces of `n` doubles and one reduce-scatter
- * of p blocks of n/p; the runner checks the
+ * of p blocks of n/p (with a third argument "idle-last": on a communicator
+ * without the last rank, which makes no intercepted call); the runner checks the
  * report fastred prints at MPI_Finalize against the cost formulas, and this
  * program checks the same counters through the C API (fastred_counters). */
 #include "common.h"
@@ -13,12 +14,19 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     int n = argc > 1 ? atoi(argv[1]) : 1024, calls = argc > 2 ? atoi(argv[2]) : 1;
+    int idle_last = argc > 3 && strcmp(argv[3], "idle-last") == 0 && t_size > 1;
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (idle_last) {
+        PMPI_Comm_split(MPI_COMM_WORLD, t_rank == t_size - 1 ? MPI_UNDEFINED : 0, t_rank, &comm);
+        if (t_rank == t_size - 1) return finish("stats");
+        t_size--;
+    }
     double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
     for (int i = 0; i < n; i++) a[i] = t_rank + i;
-    for (int k = 0; k < calls; k++) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (int k = 0; k < calls; k++) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm);
     CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
     /* One reduce-scatter of p blocks of n/p doubles (the report shows its traffic too). */
-    MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, comm);
     CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
     counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
     name_fn algorithm_name = (name_fn)dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
@@ -34,5 +42,6 @@ int main(int argc, char **argv) {
         CHECK(get(7, 0, &c) == -1 && get(0, algorithms, &c) == -1 && get(0, 0, NULL) == -1, "bad indices accepted");
     }
     free(a); free(b);
+    if (idle_last) { MPI_Comm_free(&comm); t_size++; }
     return finish("stats");
 }

@@ -1,0 +1,268 @@
+//! One intercepted call, start to finish: decide whether fastred runs it (and
+//! with which algorithm) or hands it to the MPI library unchanged, run it on
+//! the private communicator, and report errors through the user's
+//! communicator's error handler.
+//!
+//! - `validate`: argument checks and their error semantics;
+//! - `buffers`: the user's buffers and fastred's scratch;
+//! - `execute`: running the chosen algorithm.
+//!
+//! Nothing escapes a call: a panic inside fastred becomes `MPI_ERR_INTERN`
+//! and a failed allocation `MPI_ERR_NO_MEM`, both through the user's
+//! communicator's error handler on the rank where they happened.
+
+mod buffers;
+mod execute;
+mod validate;
+
+use crate::algo::Blocks;
+use crate::comm::{self, CommState};
+use crate::config;
+use crate::error::{code_for, Complaint, MpiError};
+use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
+use crate::mpi::{self, handle};
+use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
+use crate::select::{self, Algorithm, Collective, Shape};
+use crate::stats;
+use crate::transport::counting::Traffic;
+use crate::types::{self, OpInfo};
+use buffers::Input;
+use execute::AnyReducer;
+use once_cell::sync::{Lazy, OnceCell};
+use std::collections::HashSet;
+use std::os::raw::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+use std::time::Instant;
+use validate::LocalError;
+
+/// Element counts as the MPI function received them.
+#[derive(Clone, Copy, Debug)]
+pub enum Counts {
+    /// `count` (allreduce, reduce) or `recvcount` (reduce_scatter_block).
+    One(i64),
+    /// `recvcounts[comm size]` as `int`s (reduce_scatter).
+    PerRank(*const c_int),
+    /// `recvcounts[comm size]` as `MPI_Count`s (MPI_Reduce_scatter_c).
+    PerRankLarge(*const MPI_Count),
+}
+
+/// The arguments of one intercepted call (C handles; Fortran ones converted).
+pub struct Call {
+    pub coll: Collective,
+    pub sendbuf: *const c_void,
+    pub recvbuf: *mut c_void,
+    pub counts: Counts,
+    pub datatype: MPI_Datatype,
+    pub op: MPI_Op,
+    /// Only for `MPI_Reduce`.
+    pub root: c_int,
+    pub comm: MPI_Comm,
+}
+
+/// Why fastred does not run a call itself.
+pub enum NotOurs {
+    /// Hand it to the MPI library (reason for the debug log).
+    Fallback(&'static str),
+    /// Invalid arguments some MPI library would crash on instead of reporting:
+    /// fastred reports them itself (complaint, error class).
+    Invalid(Complaint, c_int),
+    /// A failure inside fastred's own setup.
+    Error(MpiError),
+}
+
+impl From<MpiError> for NotOurs {
+    fn from(e: MpiError) -> Self {
+        NotOurs::Error(e)
+    }
+}
+
+/// Everything decided about a call fastred runs itself.
+pub struct Plan {
+    state: &'static CommState,
+    algorithm: Algorithm,
+    reducer: AnyReducer,
+    commutative: bool,
+    /// Per-rank blocks in elements (reduce-scatter), or one block of the whole vector.
+    blocks: Blocks,
+    input: Input,
+    /// The receive buffer, if this rank has a usable one.
+    output: Option<*mut c_void>,
+    /// An error only this rank can see, reported after taking part.
+    local_error: Option<LocalError>,
+}
+
+/// `f()`, with a panic turned into `MpiError::Internal`.
+fn guarded<T>(f: impl FnOnce() -> Result<T, NotOurs>) -> Result<T, NotOurs> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        log::error!("internal error (panic) inside fastred");
+        Err(NotOurs::Error(MpiError::Internal))
+    })
+}
+
+/// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call).
+pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
+    if !mpi::is_running() {
+        return fallback();
+    }
+    startup();
+    let outcome = guarded(|| {
+        let plan = plan(call)?;
+        let start = Instant::now();
+        let traffic = execute::execute(call, &plan)?;
+        let bytes = plan.blocks.total() * plan.reducer.elem_size();
+        stats::record(call.coll, plan.algorithm, bytes, traffic, start.elapsed().as_nanos() as u64);
+        Ok(plan.local_error)
+    });
+    let code = match outcome {
+        Ok(None) => return ffi::SUCCESS,
+        Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
+        Err(NotOurs::Fallback(reason)) => {
+            log_fallback(call.coll, reason);
+            let start = Instant::now();
+            let rc = fallback();
+            stats::record(call.coll, Algorithm::Native, 0, Traffic::default(), start.elapsed().as_nanos() as u64);
+            return rc;
+        }
+        Err(NotOurs::Error(MpiError::NoMemory)) => {
+            log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+            code_for(call.coll, Complaint::NoMemory, mpi::class::no_mem())
+        }
+        Err(NotOurs::Error(MpiError::Internal)) => code_for(call.coll, Complaint::Internal, mpi::class::intern()),
+        Err(NotOurs::Error(e)) => e.code(),
+    };
+    log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
+    mpi::call_errhandler(call.comm, code);
+    code
+}
+
+/// Once per process: stop if this build is for the other MPI, start logging.
+pub(crate) fn startup() {
+    static STARTED: OnceCell<()> = OnceCell::new();
+    STARTED.get_or_init(|| {
+        check_library_matches_build();
+        config::init_logging(mpi::rank(handle::comm_world()).unwrap_or(0) as i32);
+        let _ = config::local(); // read the environment (warnings go to the log)
+        log::debug!("fastred {} ({} build) active", env!("CARGO_PKG_VERSION"), ffi::FLAVOUR);
+    });
+}
+
+fn check_library_matches_build() {
+    let version = mpi::library_version();
+    let running = if version.contains("MPICH") {
+        "mpich"
+    } else if version.contains("Open MPI") {
+        "openmpi"
+    } else {
+        "unknown"
+    };
+    if running != ffi::FLAVOUR {
+        let first_line = version.lines().next().unwrap_or("");
+        eprintln!(
+            "fastred: FATAL: this libfastred.so was built for {} but the program runs on {} ({first_line}).\n\
+             fastred: use the build for the running MPI (target/{running}/release/libfastred.so, or `ci/demo.sh`'s \
+             commands); stopping now rather than computing with the wrong MPI's handles.",
+            pretty(ffi::FLAVOUR),
+            pretty(running),
+        );
+        // SAFETY: immediate exit; no atexit handlers that could call into MPI.
+        unsafe { libc::_exit(1) };
+    }
+}
+
+fn pretty(flavour: &str) -> &str {
+    match flavour {
+        "mpich" => "MPICH",
+        "openmpi" => "Open MPI",
+        other => other,
+    }
+}
+
+fn log_fallback(coll: Collective, reason: &'static str) {
+    static SEEN: Lazy<Mutex<HashSet<(Collective, &'static str)>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+    if SEEN.lock().map(|mut s| s.insert((coll, reason))).unwrap_or(false) {
+        log::debug!("{}: handed to PMPI_{}: {reason}", coll.name(), &coll.mpi_name()[4..]);
+    }
+}
+
+/// The communicator's state, if fastred runs calls on it: `Fallback` for
+/// the null communicator, invalid ones and intercommunicators.
+fn intracomm_state(comm: MPI_Comm) -> Result<&'static CommState, NotOurs> {
+    use NotOurs::Fallback;
+    if comm == handle::comm_null() {
+        return Err(Fallback("MPI_COMM_NULL"));
+    }
+    if let Some(state) = comm::existing_state(comm).map_err(|_| Fallback("invalid communicator"))? {
+        return Ok(state);
+    }
+    match mpi::is_inter(comm) {
+        Err(_) => Err(Fallback("invalid communicator")),
+        Ok(true) => Err(Fallback("intercommunicator")),
+        Ok(false) => Ok(comm::state_of(comm)?),
+    }
+}
+
+/// Validate the call and decide how to run it.
+fn plan(call: &Call) -> Result<Plan, NotOurs> {
+    use NotOurs::Fallback;
+    let state = intracomm_state(call.comm)?;
+    let (p, rank) = (state.size, state.rank);
+    let items_per_rank = validate::items_per_rank(call, p)?;
+    if call.coll == Collective::Reduce && !(0..p as c_int).contains(&call.root) {
+        return Err(Fallback("root out of range"));
+    }
+
+    let (reducer, commutative) = match types::resolve_op(call.op).map_err(Fallback)? {
+        OpInfo::Builtin(kind) => {
+            let elem = types::resolve_datatype(call.datatype).map_err(Fallback)?;
+            let r = BuiltinReducer::new(kind, elem).ok_or(Fallback("op not defined on this datatype"))?;
+            (AnyReducer::Builtin(r), true)
+        }
+        OpInfo::User { commutative } => {
+            let extent = types::dense_extent(call.datatype).map_err(Fallback)?;
+            (AnyReducer::User(UserReducer { op: call.op, datatype: call.datatype, extent }), commutative)
+        }
+    };
+    let builtin_op = matches!(reducer, AnyReducer::Builtin(_));
+    let esz = reducer.elem_size();
+    let blocks = Blocks::from_counts(items_per_rank.iter().map(|&n| n as usize));
+    let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
+
+    let own_block_bytes = if blocks.len() == p { blocks.count(rank) * esz } else { total_bytes };
+    let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
+    let mut shape = Shape {
+        coll: call.coll,
+        bytes: total_bytes,
+        elems: blocks.total(),
+        procs: p,
+        commutative,
+        builtin_op,
+        topology: false,
+    };
+    let forced = config::effective(state.forced).get(call.coll);
+    // The ring is computed (collectively) only when the decision depends on it.
+    if forced != Some(Algorithm::TopoRing) && state.table.depends_on_topology(&shape) {
+        shape.topology = state.ring()?.matters;
+    }
+    let choice = select::choose(&shape, forced, &state.table);
+    if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
+        log::warn!(
+            "FASTRED_ALGO={} cannot run this {} call (it needs a commutative op); using {} instead",
+            forced.map_or("", |a| a.name()),
+            call.coll.name(),
+            choice.algorithm
+        );
+    }
+    if state.first_time(format!("{:?} {:?} {}", call.coll, choice.algorithm, usize::BITS - total_bytes.leading_zeros())) {
+        log::debug!(
+            "{} of {total_bytes} B on {p} processes: {} ({})",
+            call.coll.name(),
+            if choice.algorithm == Algorithm::Native { "native MPI" } else { choice.algorithm.name() },
+            choice.reason
+        );
+    }
+    if choice.algorithm == Algorithm::Native {
+        return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
+    }
+    Ok(Plan { state, algorithm: choice.algorithm, reducer, commutative, blocks, input, output, local_error })
+}

@@ -1,0 +1,95 @@
+//! Argument validation and its error semantics.
+//!
+//! Every "not ours" decision depends only on arguments that MPI requires to be
+//! consistent across ranks (communicator, count, type signature, op, root), so
+//! all ranks take the same path. Invalid values of those go to the MPI library,
+//! which reports exactly the error it would have reported without fastred,
+//! except negative counts, which MPICH 4.0.2 crashes on: fastred reports
+//! `MPI_ERR_COUNT` itself. Errors only one rank can see (NULL or aliased
+//! buffers, `MPI_IN_PLACE` on a non-root) must not make that rank leave the
+//! protocol the others run: it takes part with scratch buffers, then reports
+//! the error (with the class the running library uses) through the error handler.
+
+use super::buffers::{user_counts, Input};
+use super::{Call, Counts, NotOurs};
+use crate::error::Complaint;
+use crate::mpi::{class, handle};
+use crate::select::Collective;
+use std::os::raw::{c_int, c_void};
+
+/// An error this rank reports (after taking part, for a local one).
+pub type LocalError = (Complaint, c_int);
+
+/// The per-rank element counts of `call` on `p` processes (one entry for
+/// allreduce and reduce), or why fastred does not run it (a negative count or
+/// an invalid datatype or op handle, which some library would crash on).
+pub fn items_per_rank(call: &Call, p: usize) -> Result<Vec<i64>, NotOurs> {
+    let items: Vec<i64> = match call.counts {
+        Counts::One(n) => vec![n; if call.coll == Collective::ReduceScatterBlock { p } else { 1 }],
+        // SAFETY: MPI requires recvcounts to hold one entry per process.
+        Counts::PerRank(ptr) if !ptr.is_null() => unsafe { user_counts(ptr, p) }.collect(),
+        Counts::PerRankLarge(ptr) if !ptr.is_null() => unsafe { user_counts(ptr, p) }.collect(),
+        _ => return Err(NotOurs::Fallback("null recvcounts")),
+    };
+    if let Some(n) = items.iter().find(|&&n| n < 0) {
+        // MPICH 4.0.2 crashes on this instead of reporting it.
+        log::debug!("{}: negative count ({n})", call.coll.mpi_name());
+        return Err(NotOurs::Invalid(Complaint::NegativeCount, class::count()));
+    }
+    if cfg!(fastred_mpi = "openmpi") {
+        // Open MPI 4.1's MPI_Allreduce crashes on NULL datatype and op handles
+        // (what MPI_Type_f2c / MPI_Op_f2c return for invalid Fortran handles).
+        if call.datatype != handle::datatype_null() && !crate::mpi::datatype_is_plausible(call.datatype) {
+            return Err(NotOurs::Invalid(Complaint::InvalidDatatype, class::type_()));
+        }
+        if call.op != handle::op_null() && !crate::mpi::op_is_plausible(call.op) {
+            return Err(NotOurs::Invalid(Complaint::InvalidOp, class::op()));
+        }
+    }
+    Ok(items)
+}
+
+/// This rank's buffers: where its input is, whether its receive buffer is
+/// usable, and the error its arguments deserve, if any.
+pub fn check_buffers(call: &Call, rank: usize, total_bytes: usize, block_bytes: usize) -> (Input, Option<*mut c_void>, Option<LocalError>) {
+    let open_mpi = cfg!(fastred_mpi = "openmpi");
+    let is_root = call.coll != Collective::Reduce || rank as c_int == call.root;
+    let output_bytes = match call.coll {
+        Collective::Allreduce | Collective::Reduce if is_root => total_bytes,
+        Collective::Allreduce | Collective::Reduce => 0,
+        _ => block_bytes,
+    };
+    let mut error = None;
+    let mut input = if call.sendbuf == handle::in_place() { Input::InPlace } else { Input::Send(call.sendbuf) };
+    // With MPI_IN_PLACE the receive buffer also holds the input (the whole vector).
+    let uses_recvbuf = output_bytes > 0 || (matches!(input, Input::InPlace) && is_root);
+    let mut output = uses_recvbuf.then_some(call.recvbuf);
+    if total_bytes == 0 {
+        return (input, output, None);
+    }
+    if matches!(input, Input::InPlace) && !is_root {
+        // MPICH 4.0.2 crashes on this; Open MPI reports MPI_ERR_ARG.
+        error = Some((Complaint::InPlaceOnNonRoot, if open_mpi { class::arg() } else { class::buffer() }));
+        input = Input::Missing;
+    }
+    if output.is_some_and(|p| p.is_null()) {
+        error = Some((Complaint::NullReceiveBuffer, class::buffer()));
+        output = None;
+        if matches!(input, Input::InPlace) {
+            input = Input::Missing;
+        }
+    }
+    if let Input::Send(p) = input {
+        if p.is_null() {
+            // Open MPI 4.1 segfaults on this.
+            error = Some((Complaint::NullSendBuffer, class::buffer()));
+            input = Input::Missing;
+        } else if output_bytes > 0 && std::ptr::eq(p, call.recvbuf) {
+            // The input is in the receive buffer, as with MPI_IN_PLACE.
+            let class = if open_mpi && call.coll == Collective::Reduce { class::arg() } else { class::buffer() };
+            error = Some((Complaint::AliasedBuffers, class));
+            input = Input::InPlace;
+        }
+    }
+    (input, output, error)
+}

@@ -1,0 +1,293 @@
+//! The safe layer over the PMPI calls fastred makes for itself (in the manner
+//! of rsmpi's raw layer): small functions that take Rust values, return
+//! [`MpiResult`]s, and hold the `unsafe` blocks with the reason each is sound.
+//! Everything else in the crate calls MPI through here, except the
+//! point-to-point transport (`transport/pmpi.rs`) and the exported symbols.
+//!
+//! Handles are plain values (`MPI_Comm` etc.): a function here is safe for
+//! any handle value, because MPI validates handles and reports an invalid one
+//! as an error code. The exception is what MPI cannot validate, which the
+//! functions below check first ([`datatype_is_plausible`], [`op_is_plausible`]):
+//! an error in a call on a datatype or op goes to `MPI_COMM_WORLD`'s error
+//! handler, not to the communicator the user passed.
+
+use crate::error::{check, MpiError, MpiResult};
+use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
+use std::os::raw::{c_int, c_void};
+
+/// A pointer MPI may see for `data`. An empty slice's pointer is dangling
+/// (0x1 for bytes), and 0x1 is Open MPI's `MPI_IN_PLACE`, so empty buffers
+/// point at a real (unused) byte instead.
+pub fn buf_ptr(data: &[u8]) -> *const c_void {
+    static EMPTY: u8 = 0;
+    if data.is_empty() { (&EMPTY as *const u8).cast() } else { data.as_ptr().cast() }
+}
+
+/// [`buf_ptr`] for a buffer MPI writes (never written when empty).
+pub fn buf_mut_ptr(data: &mut [u8]) -> *mut c_void {
+    if data.is_empty() { buf_ptr(data) as *mut c_void } else { data.as_mut_ptr().cast() }
+}
+
+fn int(len: usize) -> MpiResult<c_int> {
+    c_int::try_from(len).map_err(|_| MpiError::Code(class::count()))
+}
+
+/// Error classes, from the shim.
+pub mod class {
+    use crate::ffi;
+    // SAFETY (all): the shim returns a compile-time constant of mpi.h.
+    pub fn intern() -> i32 { unsafe { ffi::fr_err_intern() } }
+    pub fn count() -> i32 { unsafe { ffi::fr_err_count() } }
+    pub fn buffer() -> i32 { unsafe { ffi::fr_err_buffer() } }
+    pub fn arg() -> i32 { unsafe { ffi::fr_err_arg() } }
+    pub fn no_mem() -> i32 { unsafe { ffi::fr_err_no_mem() } }
+    pub fn type_() -> i32 { unsafe { ffi::fr_err_type() } }
+    pub fn op() -> i32 { unsafe { ffi::fr_err_op() } }
+}
+
+/// Constant handles, from the shim.
+pub mod handle {
+    use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
+    // SAFETY (all): the shim returns a predefined handle of mpi.h.
+    pub fn comm_world() -> MPI_Comm { unsafe { ffi::RSMPI_COMM_WORLD } }
+    pub fn comm_self() -> MPI_Comm { unsafe { ffi::fr_comm_self() } }
+    pub fn comm_null() -> MPI_Comm { unsafe { ffi::fr_comm_null() } }
+    pub fn datatype_null() -> MPI_Datatype { unsafe { ffi::fr_datatype_null() } }
+    pub fn byte() -> MPI_Datatype { unsafe { ffi::fr_byte() } }
+    pub fn op_null() -> MPI_Op { unsafe { ffi::fr_op_null() } }
+    pub fn in_place() -> *const std::os::raw::c_void { unsafe { ffi::fr_in_place() as *const _ } }
+}
+
+/// MPI is initialised and not yet finalised.
+pub fn is_running() -> bool {
+    let (mut init, mut fini) = (0, 0);
+    // SAFETY: out-pointers to locals; both calls are valid at any time.
+    unsafe { ffi::PMPI_Initialized(&mut init) == ffi::SUCCESS && ffi::PMPI_Finalized(&mut fini) == ffi::SUCCESS && init != 0 && fini == 0 }
+}
+
+/// This process's rank in `comm`.
+pub fn rank(comm: MPI_Comm) -> MpiResult<usize> {
+    let mut r = 0;
+    // SAFETY: out-pointer to a local.
+    check(unsafe { ffi::PMPI_Comm_rank(comm, &mut r) })?;
+    Ok(r as usize)
+}
+
+/// The number of processes in `comm`.
+pub fn size(comm: MPI_Comm) -> MpiResult<usize> {
+    let mut s = 0;
+    // SAFETY: out-pointer to a local.
+    check(unsafe { ffi::PMPI_Comm_size(comm, &mut s) })?;
+    Ok(s as usize)
+}
+
+/// Whether `comm` is an intercommunicator.
+pub fn is_inter(comm: MPI_Comm) -> MpiResult<bool> {
+    let mut flag = 0;
+    // SAFETY: out-pointer to a local.
+    check(unsafe { ffi::PMPI_Comm_test_inter(comm, &mut flag) })?;
+    Ok(flag != 0)
+}
+
+/// A new communicator with the same group as `comm` (collective on `comm`)
+/// and errors returned, not raised. Made with `MPI_Comm_create`, which,
+/// unlike `MPI_Comm_dup`, copies none of `comm`'s attributes: the user's
+/// copy and delete callbacks never run for it.
+pub fn private_copy(comm: MPI_Comm) -> MpiResult<MPI_Comm> {
+    let mut group = std::mem::MaybeUninit::uninit();
+    // SAFETY: out-pointer to a local handle, initialised on success.
+    check(unsafe { ffi::PMPI_Comm_group(comm, group.as_mut_ptr()) })?;
+    // SAFETY: initialised by the successful call above.
+    let mut group = unsafe { group.assume_init() };
+    let mut copy = handle::comm_null();
+    // SAFETY: a group of `comm`; out-pointer to a local.
+    let created = check(unsafe { ffi::PMPI_Comm_create(comm, group, &mut copy) });
+    // SAFETY: the group made above, freed once.
+    unsafe { ffi::PMPI_Group_free(&mut group) };
+    created?;
+    // SAFETY: a communicator made above; a predefined error handler.
+    if let Err(e) = check(unsafe { ffi::PMPI_Comm_set_errhandler(copy, ffi::fr_errors_return()) }) {
+        let _ = free(&mut copy);
+        return Err(e);
+    }
+    Ok(copy)
+}
+
+/// Free a communicator fastred made (sets it to `MPI_COMM_NULL`).
+pub fn free(comm: &mut MPI_Comm) -> MpiResult {
+    // SAFETY: pointer to the caller's handle.
+    check(unsafe { ffi::PMPI_Comm_free(comm) })
+}
+
+/// An attribute delete callback, as MPI calls it.
+pub type DeleteFn = unsafe extern "C" fn(MPI_Comm, c_int, *mut c_void, *mut c_void) -> c_int;
+
+/// Copy callback for fastred's keyvals: duplicates of a communicator never
+/// inherit fastred's attribute (each communicator gets its own state).
+unsafe extern "C" fn never_copy(
+    _old: MPI_Comm, _keyval: c_int, _extra: *mut c_void, _in: *mut c_void, _out: *mut c_void, flag: *mut c_int,
+) -> c_int {
+    // SAFETY: MPI passes a valid out-pointer.
+    unsafe { *flag = 0 };
+    ffi::SUCCESS
+}
+
+/// A communicator keyval whose attribute is not copied and is released by `delete`.
+pub fn create_keyval(delete: DeleteFn) -> MpiResult<c_int> {
+    let mut kv = 0;
+    // SAFETY: both callbacks have the signatures MPI expects; out-pointer to a local.
+    check(unsafe { ffi::PMPI_Comm_create_keyval(Some(never_copy), Some(delete), &mut kv, std::ptr::null_mut()) })?;
+    Ok(kv)
+}
+
+/// The attribute `keyval` of `comm`, if set.
+pub fn get_attr(comm: MPI_Comm, keyval: c_int) -> MpiResult<Option<*mut c_void>> {
+    let mut value: *mut c_void = std::ptr::null_mut();
+    let mut found: c_int = 0;
+    // SAFETY: out-pointers to locals (MPI stores the attribute's pointer value).
+    check(unsafe { ffi::PMPI_Comm_get_attr(comm, keyval, (&mut value as *mut *mut c_void).cast(), &mut found) })?;
+    Ok((found != 0).then_some(value))
+}
+
+/// Set attribute `keyval` of `comm` to `value` (its delete callback owns it
+/// from now on). MPI stores the pointer; it never dereferences it.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
+pub fn set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void) -> MpiResult {
+    // SAFETY: MPI stores the pointer value; it does not dereference it.
+    check(unsafe { ffi::PMPI_Comm_set_attr(comm, keyval, value) })
+}
+
+/// Broadcast `buf` from `root` (collective on `comm`; every rank passes the same length).
+pub fn bcast(comm: MPI_Comm, buf: &mut [u8], root: usize) -> MpiResult {
+    if buf.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: a buffer of exactly `buf.len()` bytes.
+    check(unsafe { ffi::PMPI_Bcast(buf_mut_ptr(buf), int(buf.len())?, handle::byte(), root as c_int, comm) })
+}
+
+/// Every rank's `mine` (all of one length), concatenated in rank order into `all`.
+pub fn allgather(comm: MPI_Comm, mine: &[u8], all: &mut [u8]) -> MpiResult {
+    let p = size(comm)?;
+    assert_eq!(all.len(), mine.len() * p, "allgather: output is not size × input");
+    if mine.is_empty() {
+        return Ok(());
+    }
+    let n = int(mine.len())?;
+    // SAFETY: `mine.len()` bytes in, `p × mine.len()` bytes out (checked above).
+    check(unsafe { ffi::PMPI_Allgather(buf_ptr(mine), n, handle::byte(), buf_mut_ptr(all), n, handle::byte(), comm) })
+}
+
+/// Every rank's `mine` (all of one length) in rank order into `all` at `root`
+/// (`all` is ignored elsewhere and may be empty there).
+pub fn gather(comm: MPI_Comm, mine: &[u8], all: &mut [u8], root: usize) -> MpiResult {
+    if rank(comm)? == root {
+        assert_eq!(all.len(), mine.len() * size(comm)?, "gather: output is not size × input");
+    }
+    if mine.is_empty() {
+        return Ok(());
+    }
+    let n = int(mine.len())?;
+    // SAFETY: `mine.len()` bytes in; at the root `size × mine.len()` bytes out (checked above).
+    check(unsafe { ffi::PMPI_Gather(buf_ptr(mine), n, handle::byte(), buf_mut_ptr(all), n, handle::byte(), root as c_int, comm) })
+}
+
+/// A new error code in `class` whose `MPI_Error_string` is `text`.
+pub fn add_error_code(class: c_int, text: &str) -> Option<c_int> {
+    let text = std::ffi::CString::new(text).ok()?;
+    let mut code = 0;
+    // SAFETY: out-pointer to a local; NUL-terminated string MPI copies.
+    let ok = unsafe {
+        ffi::PMPI_Add_error_code(class, &mut code) == ffi::SUCCESS && ffi::PMPI_Add_error_string(code, text.as_ptr()) == ffi::SUCCESS
+    };
+    ok.then_some(code)
+}
+
+/// Invoke `comm`'s error handler with `code` (it may abort the job).
+pub fn call_errhandler(comm: MPI_Comm, code: c_int) {
+    // SAFETY: any communicator handle; MPI reports an invalid one itself.
+    unsafe { ffi::PMPI_Comm_call_errhandler(comm, code) };
+}
+
+/// `MPI_Get_processor_name` (empty if it fails).
+pub fn processor_name() -> String {
+    let mut name = vec![0u8; 1024];
+    let mut len: c_int = 0;
+    // SAFETY: the buffer exceeds MPI_MAX_PROCESSOR_NAME of both MPIs.
+    if unsafe { ffi::PMPI_Get_processor_name(name.as_mut_ptr().cast(), &mut len) } != ffi::SUCCESS {
+        return String::new();
+    }
+    name.truncate(len.clamp(0, 1024) as usize);
+    String::from_utf8_lossy(&name).into_owned()
+}
+
+/// The running MPI's version string (handle-free, so safe to call even with
+/// the other MPI's library loaded).
+pub fn library_version() -> String {
+    // SAFETY: constant.
+    let cap = unsafe { ffi::fr_max_library_version_string() }.max(8192) as usize;
+    let mut buf = vec![0u8; cap];
+    let mut len: c_int = 0;
+    // SAFETY: a buffer of at least MPI_MAX_LIBRARY_VERSION_STRING bytes.
+    unsafe { ffi::PMPI_Get_library_version(buf.as_mut_ptr().cast(), &mut len) };
+    buf.truncate(len.clamp(0, cap as c_int) as usize);
+    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
+}
+
+/// Whether `t` can be handed to a datatype query without the query raising an
+/// error on `MPI_COMM_WORLD` (not null; on MPICH, a datatype-kind handle).
+pub fn datatype_is_plausible(t: MPI_Datatype) -> bool {
+    // SAFETY: inspects the handle's value only.
+    unsafe { ffi::fr_datatype_plausible(t) != 0 }
+}
+
+/// Whether `op` can be handed to an op query likewise.
+pub fn op_is_plausible(op: MPI_Op) -> bool {
+    // SAFETY: inspects the handle's value only.
+    unsafe { ffi::fr_op_plausible(op) != 0 }
+}
+
+/// Size in bytes of one `t`.
+pub fn type_size(t: MPI_Datatype) -> MpiResult<usize> {
+    let mut size: c_int = 0;
+    // SAFETY: out-pointer to a local.
+    check(unsafe { ffi::PMPI_Type_size(t, &mut size) })?;
+    Ok(size.max(0) as usize)
+}
+
+/// (lower bound, extent) of `t`.
+pub fn type_extent(t: MPI_Datatype) -> MpiResult<(isize, isize)> {
+    let (mut lb, mut extent) = (0, 0);
+    // SAFETY: out-pointers to locals.
+    check(unsafe { ffi::PMPI_Type_get_extent(t, &mut lb, &mut extent) })?;
+    Ok((lb as isize, extent as isize))
+}
+
+/// (true lower bound, true extent) of `t`.
+pub fn type_true_extent(t: MPI_Datatype) -> MpiResult<(isize, isize)> {
+    let (mut lb, mut extent) = (0, 0);
+    // SAFETY: out-pointers to locals.
+    check(unsafe { ffi::PMPI_Type_get_true_extent(t, &mut lb, &mut extent) })?;
+    Ok((lb as isize, extent as isize))
+}
+
+/// Whether the user op `op` is commutative.
+pub fn op_is_commutative(op: MPI_Op) -> MpiResult<bool> {
+    let mut commute: c_int = 0;
+    // SAFETY: out-pointer to a local.
+    check(unsafe { ffi::PMPI_Op_commutative(op, &mut commute) })?;
+    Ok(commute != 0)
+}
+
+/// `inout ← input ∘ inout` with `MPI_Reduce_local`, for `count` items of
+/// `datatype`, a dense type of `extent` bytes (both slices hold `count` items).
+pub fn reduce_local(input: &[u8], inout: &mut [u8], extent: usize, datatype: MPI_Datatype, op: MPI_Op) -> MpiResult {
+    assert!(extent > 0 && input.len() == inout.len() && inout.len().is_multiple_of(extent), "reduce_local: partial items");
+    let per_call = (c_int::MAX as usize / extent).max(1) * extent;
+    for (i, o) in input.chunks(per_call).zip(inout.chunks_mut(per_call)) {
+        // SAFETY: both chunks hold exactly `o.len() / extent` whole items of the
+        // dense `datatype` (checked above), which is what MPI reads and writes.
+        check(unsafe { ffi::PMPI_Reduce_local(buf_ptr(i), buf_mut_ptr(o), (o.len() / extent) as c_int, datatype, op) })?;
+    }
+    Ok(())
+}

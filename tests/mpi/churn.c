@@ -1,0 +1,86 @@
+/*
+ * Communicator churn: dup (or split), one 4-byte allreduce, free, in a loop.
+ *  - time: the cycle through fastred (MPI_*) against the same cycle through
+ *    the library alone (PMPI_*), in alternating batches of the same run;
+ *    the median ratio must stay within argv[2] (default 3);
+ *  - memory: the resident set after many cycles may not grow by more than
+ *    argv[3] KiB (default 4096) over what it was after the first batch;
+ *  - results: every allreduce is checked.
+ * usage: churn CYCLES [MAX_RATIO [MAX_GROWTH_KIB]]
+ */
+#include "common.h"
+
+static long rss_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb;
+}
+
+/* One cycle: make a communicator, reduce on it, free it; through fastred
+ * (MPI_*) or the library alone (PMPI_*). */
+static void cycle(int through_fastred, int split) {
+    MPI_Comm c;
+    int in = t_rank + 1, out = 0;
+    if (through_fastred) {
+        if (split) MPI_Comm_split(MPI_COMM_WORLD, 0, t_size - t_rank, &c);
+        else MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, c);
+        MPI_Comm_free(&c);
+    } else {
+        if (split) PMPI_Comm_split(MPI_COMM_WORLD, 0, t_size - t_rank, &c);
+        else PMPI_Comm_dup(MPI_COMM_WORLD, &c);
+        PMPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, c);
+        PMPI_Comm_free(&c);
+    }
+    CHECK(out == t_size * (t_size + 1) / 2, "allreduce on a new communicator: %d", out);
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+    int cycles = argc > 1 ? atoi(argv[1]) : 2000;
+    double max_ratio = argc > 2 ? atof(argv[2]) : 3.0;
+    long max_growth = argc > 3 ? atol(argv[3]) : 4096;
+    enum { BATCHES = 20 };
+    int per_batch = cycles / BATCHES > 0 ? cycles / BATCHES : 1;
+    for (int split = 0; split <= 1; split++) {
+        double ratio[BATCHES], native_us[BATCHES], fastred_us[BATCHES];
+        long rss_start = 0;
+        for (int b = 0; b < BATCHES; b++) {
+            double t[2];
+            for (int via = 0; via <= 1; via++) {
+                PMPI_Barrier(MPI_COMM_WORLD);
+                double start = MPI_Wtime();
+                for (int i = 0; i < per_batch; i++) cycle(via, split);
+                t[via] = MPI_Wtime() - start;
+            }
+            PMPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            native_us[b] = t[0] / per_batch * 1e6;
+            fastred_us[b] = t[1] / per_batch * 1e6;
+            ratio[b] = t[1] / t[0];
+            if (b == 0) rss_start = rss_kib();
+        }
+        long growth = rss_kib() - rss_start;
+        qsort(ratio, BATCHES, sizeof(double), cmp);
+        qsort(native_us, BATCHES, sizeof(double), cmp);
+        qsort(fastred_us, BATCHES, sizeof(double), cmp);
+        double median = ratio[BATCHES / 2];
+        if (t_rank == 0)
+            printf("churn (%s + 4-byte allreduce + free, %d cycles): native %.1f us, fastred %.1f us per cycle, "
+                   "median ratio %.2f; resident set grew %ld KiB\n",
+                   split ? "split" : "dup", per_batch * BATCHES, native_us[BATCHES / 2], fastred_us[BATCHES / 2], median, growth);
+        if (fastred_loaded()) CHECK(median <= max_ratio, "%s cycle: fastred/native = %.2f > %.2f", split ? "split" : "dup", median, max_ratio);
+        CHECK(growth <= max_growth, "%s cycles: resident set grew %ld KiB (limit %ld)", split ? "split" : "dup", growth, max_growth);
+    }
+    return finish("churn");
+}
