@@ -91,7 +91,7 @@ pub extern "C" fn fastred_implements(c: FastredCollective, a: FastredAlgorithm) 
 pub extern "C" fn fastred_last_algorithm(c: FastredCollective) -> FastredAlgorithm {
     collective(c)
         .and_then(stats::last_algorithm)
-        .and_then(|a| Algorithm::ALL.iter().position(|x| *x == a))
+        .map(|a| a.index())
         .map_or(-1, |i| i as c_int)
 }
 

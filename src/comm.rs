@@ -22,12 +22,13 @@ use crate::config::{self, Forced, TOPOLOGY_FALLBACK};
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi;
-use crate::select::Table;
+use crate::select::{Algorithm, Collective, Table};
 use crate::topology::{automatic_ring, Topology};
 use crate::transport::pmpi::DEFAULT_PIECE;
 use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashSet;
 use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub struct CommState {
@@ -42,8 +43,39 @@ pub struct CommState {
     /// `FASTRED_PIECE` (rank 0's): longer messages go in pieces of this size.
     pub piece_bytes: usize,
     ring: OnceCell<Ring>,
+    /// The last decision per collective.
+    last: [LastDecision; 4],
     /// Decisions already logged (collective, algorithm, size class).
     logged: Mutex<HashSet<String>>,
+}
+
+/// What a decision depends on besides the communicator: the collective's
+/// vector size, the op's kind, whether there are fewer elements than
+/// processes, and the forced choice in effect (`config::override_word`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionKey {
+    pub bytes: usize,
+    pub commutative: bool,
+    pub builtin_op: bool,
+    pub few: bool,
+    pub forced: u64,
+}
+
+/// The last decision of one collective on a communicator. MPI lets one
+/// thread at a time run collectives on a communicator, so relaxed atomics
+/// suffice (no lock); a loop of the same call skips the selection table.
+#[derive(Default)]
+struct LastDecision {
+    bytes: AtomicU64,
+    /// 0: none; else 1 | flags << 1 | algorithm << 4 | forced << 12.
+    meta: AtomicU64,
+}
+
+impl DecisionKey {
+    fn meta(&self, algorithm: Algorithm) -> u64 {
+        let flags = u64::from(self.commutative) | u64::from(self.builtin_op) << 1 | u64::from(self.few) << 2;
+        1 | flags << 1 | (algorithm.index() as u64) << 4 | self.forced << 12
+    }
 }
 
 /// The contention-free logical ring of a communicator.
@@ -62,6 +94,24 @@ impl CommState {
         self.logged.lock().map(|mut s| s.insert(key)).unwrap_or(false)
     }
 
+    /// The decision last made for `key` in `coll`, if it is still valid.
+    pub fn cached_decision(&self, coll: Collective, key: &DecisionKey) -> Option<Algorithm> {
+        let last = &self.last[coll as usize];
+        let meta = last.meta.load(Ordering::Relaxed);
+        if meta == 0 || last.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
+            return None;
+        }
+        let algorithm = Algorithm::ALL[(meta >> 4 & 0xff) as usize % Algorithm::ALL.len()];
+        (key.meta(algorithm) == meta).then_some(algorithm)
+    }
+
+    /// Remember `algorithm` as the decision for `key` in `coll`.
+    pub fn cache_decision(&self, coll: Collective, key: &DecisionKey, algorithm: Algorithm) {
+        let last = &self.last[coll as usize];
+        last.bytes.store(key.bytes as u64, Ordering::Relaxed);
+        last.meta.store(key.meta(algorithm), Ordering::Relaxed);
+    }
+
     /// The logical ring; collective on the communicator the first time.
     pub fn ring(&self) -> MpiResult<&Ring> {
         self.ring.get_or_try_init(|| ring_from_topology(self.shadow, self.rank, self.size))
@@ -77,9 +127,19 @@ unsafe extern "C" fn delete_state(_comm: MPI_Comm, _keyval: c_int, value: *mut c
     }
 }
 
+static KEYVAL: OnceCell<c_int> = OnceCell::new();
+
 fn keyval() -> MpiResult<c_int> {
-    static KEYVAL: OnceCell<c_int> = OnceCell::new();
     KEYVAL.get_or_try_init(|| mpi::create_keyval(delete_state)).copied()
+}
+
+/// At `MPI_Finalize`: release fastred's keyval (MPI frees it once the
+/// attributes still using it, on communicators the user did not free, are
+/// deleted by `PMPI_Finalize`). No call may look up state after this.
+pub fn release_keyval() {
+    if let Some(&kv) = KEYVAL.get() {
+        mpi::free_keyval(kv);
+    }
 }
 
 /// The state of `comm`, if fastred has set it up (one attribute lookup).
@@ -178,6 +238,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         segment_bytes: (agreed.segment_bytes > 0).then_some(agreed.segment_bytes as usize),
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         ring: OnceCell::new(),
+        last: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
 }

@@ -134,7 +134,7 @@ impl Forced {
     /// Four bytes (0 = not forced, else 1 + index in `Algorithm::ALL`), so the
     /// choice can be broadcast from rank 0.
     pub fn encode(&self) -> [u8; 4] {
-        self.0.map(|a| a.map_or(0, |a| 1 + Algorithm::ALL.iter().position(|x| *x == a).unwrap() as u8))
+        self.0.map(|a| a.map_or(0, |a| 1 + a.index() as u8))
     }
 
     pub fn decode(bytes: [u8; 4]) -> Forced {
@@ -151,6 +151,11 @@ static OVERRIDE: AtomicU64 = AtomicU64::new(0);
 pub fn set_override(forced: Option<Forced>) {
     let v = forced.map_or(0, |f| 1 + u64::from(u32::from_le_bytes(f.encode())));
     OVERRIDE.store(v, Ordering::Relaxed);
+}
+
+/// The override as one word (0: none), for keys of cached decisions.
+pub fn override_word() -> u64 {
+    OVERRIDE.load(Ordering::Relaxed)
 }
 
 /// The override if one is set, else `agreed`.

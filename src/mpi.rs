@@ -58,6 +58,20 @@ pub mod handle {
     pub fn in_place() -> *const std::os::raw::c_void { unsafe { ffi::fr_in_place() as *const _ } }
 }
 
+/// MPI has been initialised (once true, remembered: the per-call path asks
+/// MPI nothing it already knows; the end is `dispatch`'s finalising flag).
+pub fn is_initialized() -> bool {
+    static SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if SEEN.load(std::sync::atomic::Ordering::Relaxed) {
+        return true;
+    }
+    let mut init = 0;
+    // SAFETY: out-pointer to a local; valid at any time.
+    let yes = unsafe { ffi::PMPI_Initialized(&mut init) } == ffi::SUCCESS && init != 0;
+    SEEN.store(yes, std::sync::atomic::Ordering::Relaxed);
+    yes
+}
+
 /// MPI is initialised and not yet finalised.
 pub fn is_running() -> bool {
     let (mut init, mut fini) = (0, 0);
@@ -138,6 +152,12 @@ pub fn create_keyval(delete: DeleteFn) -> MpiResult<c_int> {
     // SAFETY: both callbacks have the signatures MPI expects; out-pointer to a local.
     check(unsafe { ffi::PMPI_Comm_create_keyval(Some(never_copy), Some(delete), &mut kv, std::ptr::null_mut()) })?;
     Ok(kv)
+}
+
+/// Free a keyval made by [`create_keyval`] (errors ignored: only at finalisation).
+pub fn free_keyval(mut keyval: c_int) {
+    // SAFETY: pointer to a local copy of the handle.
+    unsafe { ffi::PMPI_Comm_free_keyval(&mut keyval) };
 }
 
 /// The attribute `keyval` of `comm`, if set.

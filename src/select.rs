@@ -3,7 +3,6 @@
 //! without MPI. The rules are data (`src/tuning/default.table`, or the file
 //! named by `FASTRED_TUNING`), not code.
 
-use std::fmt;
 
 /// The four intercepted collectives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,130 +42,13 @@ impl Collective {
     }
 }
 
-/// fastred's algorithms, plus `Native` (hand the call to the MPI library).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    Native,
-    /// Binary tree, §3.3 (reduce; allreduce = reduce + broadcast).
-    Tree,
-    /// Recursive doubling, §3.4 (allreduce).
-    RecursiveDoubling,
-    /// Recursive halving and doubling, §3.5.
-    Rabenseifner,
-    /// Binary blocks, §3.6.
-    BinaryBlocks,
-    /// Pairwise-exchange reduce-scatter + ring allgather / gather, §3.7.
-    Ring,
-    /// Träff 2025, circulant graph with skips halving p (Algorithms 1, 2).
-    Circulant,
-    /// Circulant with straight power-of-two skips (Corollary 2).
-    CirculantPow2,
-    /// Circulant with skips p−1, …, 1 (fully connected).
-    CirculantLinear,
-    /// Circulant with √p-spaced skips.
-    CirculantSqrt,
-    /// Recursive-halving reduce-scatter, distance halving (rank-ordered blocks).
-    RecursiveHalving,
-    /// Patarasuk & Yuan §3.2: ring reduce-scatter + allgather on a
-    /// contention-free logical ring from the network topology.
-    TopoRing,
-    /// Linear pipeline reduce (segmented chain).
-    Pipeline,
-    /// Pipelined Fibonacci-tree reduce (Sanders & Sibeyn).
-    FibonacciTree,
-}
+pub use crate::algo::registry::Algorithm;
+use std::fmt;
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 14] = [
-        Algorithm::Native,
-        Algorithm::Tree,
-        Algorithm::RecursiveDoubling,
-        Algorithm::Rabenseifner,
-        Algorithm::BinaryBlocks,
-        Algorithm::Ring,
-        Algorithm::Circulant,
-        Algorithm::CirculantPow2,
-        Algorithm::CirculantLinear,
-        Algorithm::CirculantSqrt,
-        Algorithm::RecursiveHalving,
-        Algorithm::TopoRing,
-        Algorithm::Pipeline,
-        Algorithm::FibonacciTree,
-    ];
-
-    /// The name used in `FASTRED_ALGO`, tables and logs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Native => "native",
-            Algorithm::Tree => "tree",
-            Algorithm::RecursiveDoubling => "recursive_doubling",
-            Algorithm::Rabenseifner => "rabenseifner",
-            Algorithm::BinaryBlocks => "binary_blocks",
-            Algorithm::Ring => "ring",
-            Algorithm::Circulant => "circulant",
-            Algorithm::CirculantPow2 => "circulant:pow2",
-            Algorithm::CirculantLinear => "circulant:linear",
-            Algorithm::CirculantSqrt => "circulant:sqrt",
-            Algorithm::RecursiveHalving => "recursive_halving",
-            Algorithm::TopoRing => "topo_ring",
-            Algorithm::Pipeline => "pipeline",
-            Algorithm::FibonacciTree => "fibonacci_tree",
-        }
-    }
-
-    /// The skip sequence of a circulant algorithm.
-    pub fn skip_kind(self) -> Option<crate::algo::circulant::SkipKind> {
-        use crate::algo::circulant::SkipKind;
-        match self {
-            Algorithm::Circulant => Some(SkipKind::Halving),
-            Algorithm::CirculantPow2 => Some(SkipKind::PowersOfTwo),
-            Algorithm::CirculantLinear => Some(SkipKind::Linear),
-            Algorithm::CirculantSqrt => Some(SkipKind::Sqrt),
-            _ => None,
-        }
-    }
-
-    /// Also accepts `binomial` for the tree (its name before the Rabenseifner family).
-    pub fn from_name(s: &str) -> Option<Algorithm> {
-        if s == "binomial" {
-            return Some(Algorithm::Tree);
-        }
-        Algorithm::ALL.iter().copied().find(|a| a.name() == s)
-    }
-
-    /// Whether fastred implements `coll` with this algorithm.
-    pub fn implements(self, coll: Collective) -> bool {
-        use Collective::*;
-        match self {
-            Algorithm::Native | Algorithm::Ring | Algorithm::TopoRing => true,
-            Algorithm::Pipeline | Algorithm::FibonacciTree => coll == Reduce,
-            Algorithm::Circulant | Algorithm::CirculantPow2 | Algorithm::CirculantLinear | Algorithm::CirculantSqrt => true,
-            Algorithm::Tree | Algorithm::Rabenseifner | Algorithm::BinaryBlocks => matches!(coll, Allreduce | Reduce),
-            Algorithm::RecursiveDoubling => coll == Allreduce,
-            Algorithm::RecursiveHalving => matches!(coll, ReduceScatter | ReduceScatterBlock),
-        }
-    }
-
-    /// Whether the algorithm combines strictly in rank order (so it can run
-    /// non-commutative ops).
-    pub fn preserves_rank_order(self) -> bool {
-        matches!(self, Algorithm::Native | Algorithm::Tree | Algorithm::RecursiveDoubling)
-    }
-
     /// Whether this algorithm can run a call of this shape.
     pub fn can_run(self, shape: &Shape) -> bool {
         self.implements(shape.coll) && (shape.commutative || self.preserves_rank_order())
-    }
-
-    /// The algorithms valid in `FASTRED_ALGO` for `coll`, for messages.
-    pub fn names_for(coll: Collective) -> Vec<&'static str> {
-        Algorithm::ALL.iter().filter(|a| a.implements(coll)).map(|a| a.name()).collect()
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -352,32 +234,50 @@ impl Table {
     }
 }
 
+/// Why the selector chose what it chose (formatted only when shown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason<'t> {
+    Forced,
+    Rule { source: &'t str, line: usize, text: &'t str },
+    NoRule { source: &'t str },
+}
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Forced => f.write_str("forced by FASTRED_ALGO"),
+            Reason::Rule { source, line, text } => write!(f, "{source} line {line}: {text}"),
+            Reason::NoRule { source } => write!(f, "no rule of the {source} applies"),
+        }
+    }
+}
+
 /// The selector's answer and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct Choice<'t> {
     pub algorithm: Algorithm,
-    pub reason: String,
+    pub reason: Reason<'t>,
     /// The forced algorithm could not run this call (caller warns once).
     pub override_ignored: bool,
 }
 
 /// Choose an algorithm for `shape`: the forced one if it can run the call,
 /// else the table's first applicable rule, else the MPI library.
-pub fn choose(shape: &Shape, forced: Option<Algorithm>, table: &Table) -> Choice {
+pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) -> Choice<'t> {
     let mut override_ignored = false;
     if let Some(a) = forced {
         if a == Algorithm::Native || a.can_run(shape) {
-            return Choice { algorithm: a, reason: "forced by FASTRED_ALGO".into(), override_ignored };
+            return Choice { algorithm: a, reason: Reason::Forced, override_ignored };
         }
         override_ignored = true;
     }
     match table.lookup(shape) {
         Some(rule) => Choice {
             algorithm: rule.algorithm,
-            reason: format!("{} line {}: {}", table.source, rule.line, rule.text),
+            reason: Reason::Rule { source: &table.source, line: rule.line, text: &rule.text },
             override_ignored,
         },
-        None => Choice { algorithm: Algorithm::Native, reason: format!("no rule of the {} applies", table.source), override_ignored },
+        None => Choice { algorithm: Algorithm::Native, reason: Reason::NoRule { source: &table.source }, override_ignored },
     }
 }
 
@@ -528,7 +428,7 @@ mod tests {
         assert_eq!((t.rules[0].bytes, t.rules[0].procs, t.rules[0].line), ((1024, 2 << 20), (3, usize::MAX), 2));
         assert_eq!(choose(&shape(Allreduce, 4096, 8), None, &t).algorithm, Ring);
         assert_eq!(choose(&shape(Allreduce, 4096, 7), None, &t).algorithm, Tree);
-        assert!(choose(&shape(Allreduce, 4096, 7), None, &t).reason.contains("t line 3"));
+        assert!(choose(&shape(Allreduce, 4096, 7), None, &t).reason.to_string().contains("t line 3"));
         let e = Table::parse("\nallreduce * * - warp\n", "f").unwrap_err();
         assert!(e.contains("f: line 2") && e.contains("unknown algorithm 'warp'"), "{e}");
         let e = Table::parse("allreduce * *\n", "f").unwrap_err();

@@ -6,8 +6,7 @@
 
 use crate::select::{Algorithm, Collective};
 use crate::transport::counting::Traffic;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// Counters of one (collective, algorithm) pair; `Algorithm::Native` counts
 /// the calls handed to the MPI library.
@@ -26,16 +25,12 @@ pub struct Counters {
 const FIELDS: usize = 6;
 const N: usize = Collective::ALL.len() * Algorithm::ALL.len();
 
-static TABLE: Mutex<[Counters; N]> = Mutex::new([Counters {
-    calls: 0, user_bytes: 0, messages_sent: 0, bytes_sent: 0, bytes_received: 0, nanoseconds: 0,
-}; N]);
-
-fn algorithm_index(a: Algorithm) -> usize {
-    Algorithm::ALL.iter().position(|x| *x == a).unwrap()
-}
+/// The counters, `FIELDS` per (collective, algorithm), in `Counters` order:
+/// relaxed atomic adds, so recording takes no lock.
+static TABLE: [AtomicU64; N * FIELDS] = [const { AtomicU64::new(0) }; N * FIELDS];
 
 fn index(c: Collective, a: Algorithm) -> usize {
-    c as usize * Algorithm::ALL.len() + algorithm_index(a)
+    c as usize * Algorithm::ALL.len() + a.index()
 }
 
 /// The algorithm index (in `Algorithm::ALL`) of the last call of each collective, −1 before any.
@@ -43,16 +38,14 @@ static LAST: [AtomicI32; 4] = [const { AtomicI32::new(-1) }; 4];
 
 /// Record one call.
 pub fn record(c: Collective, a: Algorithm, user_bytes: usize, traffic: Traffic, nanoseconds: u64) {
-    let a_index = algorithm_index(a);
+    let a_index = a.index();
     LAST[c as usize].store(a_index as i32, Ordering::Relaxed);
-    if let Ok(mut t) = TABLE.lock() {
-        let e = &mut t[c as usize * Algorithm::ALL.len() + a_index];
-        e.calls += 1;
-        e.user_bytes += user_bytes as u64;
-        e.messages_sent += traffic.messages_sent;
-        e.bytes_sent += traffic.bytes_sent;
-        e.bytes_received += traffic.bytes_received;
-        e.nanoseconds += nanoseconds;
+    let at = index(c, a) * FIELDS;
+    let values = [1, user_bytes as u64, traffic.messages_sent, traffic.bytes_sent, traffic.bytes_received, nanoseconds];
+    for (slot, v) in TABLE[at..at + FIELDS].iter().zip(values) {
+        if v != 0 {
+            slot.fetch_add(v, Ordering::Relaxed);
+        }
     }
 }
 
@@ -62,7 +55,9 @@ pub fn last_algorithm(c: Collective) -> Option<Algorithm> {
 }
 
 pub fn get(c: Collective, a: Algorithm) -> Counters {
-    TABLE.lock().map(|t| t[index(c, a)]).unwrap_or_default()
+    let at = index(c, a) * FIELDS;
+    let v = |f: usize| TABLE[at + f].load(Ordering::Relaxed);
+    Counters { calls: v(0), user_bytes: v(1), messages_sent: v(2), bytes_sent: v(3), bytes_received: v(4), nanoseconds: v(5) }
 }
 
 /// Calls of `c` run by fastred's own algorithms.
@@ -77,10 +72,7 @@ pub fn fallback_calls(c: Collective) -> u64 {
 
 /// All counters as one flat array (for gathering).
 pub fn snapshot() -> Vec<u64> {
-    let t = TABLE.lock().map(|t| *t).unwrap_or([Counters::default(); N]);
-    t.iter()
-        .flat_map(|e| [e.calls, e.user_bytes, e.messages_sent, e.bytes_sent, e.bytes_received, e.nanoseconds])
-        .collect()
+    TABLE.iter().map(|v| v.load(Ordering::Relaxed)).collect()
 }
 
 /// Length of [`snapshot`].
@@ -133,17 +125,14 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
     out
 }
 
-/// The part of `MPI_Finalize` that is fastred's, run by every rank before
-/// `PMPI_Finalize` (the exported `MPI_Finalize` calls it): rank 0 of
+/// The report at `MPI_Finalize`, run by every rank before `PMPI_Finalize`
+/// (the exported `MPI_Finalize` calls it through `dispatch::finalize`): rank 0 of
 /// `MPI_COMM_WORLD` decides whether to print the `FASTRED_STATS` report (one
 /// broadcast, so ranks with differing environments agree, with a warning);
 /// if so, every rank's counters are gathered to rank 0, which prints the
 /// report and names the ranks that made no intercepted call. Every rank takes
 /// part whatever it did before, so this cannot hang a correct program.
-pub fn at_finalize() {
-    if !crate::mpi::is_running() {
-        return;
-    }
+pub fn report_at_finalize() {
     crate::dispatch::startup();
     let world = crate::mpi::handle::comm_world();
     let mine = crate::config::local().stats;

@@ -1,11 +1,18 @@
-//! Exhaustive in-process tests of every algorithm: process counts 1..=40 and
+//! Exhaustive in-process tests of every algorithm in the registry, on every
+//! collective it implements (`every_registered_algorithm_...`, so a new
+//! algorithm is covered without editing this file): process counts 1..=40 and
 //! 64, 96, 100, 127, 128, 129, counts 0, 1, p−1, p, p+1, odd and long, every root for
 //! reduce, even and irregular (with zero) blocks for reduce-scatter. Integer
 //! results are checked exactly against a serial reduction; float allreduce
-//! results must be bit-identical on all ranks.
+//! results must be bit-identical on all ranks; rank-ordered algorithms must
+//! keep rank order for a non-commutative op. Then tests of what only some
+//! algorithms have (skip sequences, segment sizes, p = 1000).
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring, Blocks, Transport};
+use fastred::algo::registry::{Descriptor, Job, REGISTRY};
+use fastred::algo::{fibonacci_tree, pipeline, Blocks, Transport};
+use fastred::error::MpiResult;
+use fastred::select::Collective;
 use fastred::model::CostModel;
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
 use fastred::transport::inproc::InProcess;
@@ -50,13 +57,12 @@ fn from_bytes<T: Copy + Default>(b: &[u8]) -> Vec<T> {
     v
 }
 
-type AllreduceFn = fn(&InProcess, &BuiltinReducer, &mut [u8]) -> fastred::error::MpiResult;
-type ReduceFn = fn(&InProcess, &BuiltinReducer, &mut [u8], usize) -> fastred::error::MpiResult;
+type AllreduceClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8]) -> MpiResult + Sync + 'a;
 
-fn check_allreduce(name: &str, algo: AllreduceFn) {
+fn check_allreduce(name: &str, procs: Vec<usize>, algo: &AllreduceClosure) {
     let sum_i64 = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
     let sum_f64 = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
-    for p in process_counts() {
+    for p in procs {
         for n in element_counts(p) {
             let got = InProcess::run(p, |t| {
                 let mut buf = to_bytes(&int_input(t.rank(), n));
@@ -81,11 +87,7 @@ fn check_allreduce(name: &str, algo: AllreduceFn) {
     }
 }
 
-fn check_reduce(name: &str, algo: ReduceFn) {
-    check_reduce_with(name, process_counts(), &algo)
-}
-
-type ReduceClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], usize) -> fastred::error::MpiResult + Sync + 'a;
+type ReduceClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], usize) -> MpiResult + Sync + 'a;
 
 fn check_reduce_with(name: &str, procs: Vec<usize>, algo: &ReduceClosure) {
     let sum_i64 = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
@@ -102,41 +104,6 @@ fn check_reduce_with(name: &str, procs: Vec<usize>, algo: &ReduceClosure) {
             }
         }
     }
-}
-
-#[test]
-fn ring_allreduce() {
-    check_allreduce("ring", |t, op, b| ring::allreduce(t, op, b));
-}
-
-#[test]
-fn recursive_doubling_allreduce() {
-    check_allreduce("recursive_doubling", |t, op, b| recursive_doubling::allreduce(t, op, b));
-}
-
-#[test]
-fn halving_doubling_allreduce() {
-    check_allreduce("rabenseifner", halving_doubling::allreduce);
-}
-
-#[test]
-fn binary_blocks_allreduce() {
-    check_allreduce("binary_blocks", binary_blocks::allreduce);
-}
-
-#[test]
-fn binary_blocks_reduce() {
-    check_reduce("binary_blocks", binary_blocks::reduce);
-}
-
-#[test]
-fn circulant_allreduce() {
-    check_allreduce("circulant", |t, op, b| circulant::allreduce(t, op, b, &Skips::new(SkipKind::Halving, t.size())));
-}
-
-#[test]
-fn circulant_reduce() {
-    check_reduce("circulant", |t, op, b, root| circulant::reduce(t, op, b, root, &Skips::new(SkipKind::Halving, t.size())));
 }
 
 /// Reduce-scatter layouts: even, irregular with zeros, all in one block, empty.
@@ -160,6 +127,72 @@ fn check_reduce_scatter(name: &str, p: usize, blocks: &Blocks, algo: &(dyn Fn(&I
     });
     for (r, g) in got.iter().enumerate() {
         assert_eq!(g[..], want[blocks.offset(r)..blocks.offset(r) + blocks.count(r)], "{name}: p={p} {blocks:?} rank {r}");
+    }
+}
+
+/// Run a registered algorithm (the ring for `uses_ring` algorithms is a
+/// scrambled one, unlike rank order).
+#[allow(clippy::too_many_arguments)]
+fn run_registered(d: &Descriptor, t: &InProcess, op: &dyn Reducer, buf: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, commutative: bool) -> MpiResult {
+    let ring = scrambled(t.size());
+    let model = CostModel::default();
+    let job = Job { coll, blocks, root, commutative, ring: &ring, segment_bytes: None, model: &model };
+    (d.run.expect("a runnable algorithm"))(t, op, buf, &job)
+}
+
+/// Skip-sequence variants (names with ':') at fewer process counts.
+fn sweep_counts(d: &Descriptor) -> Vec<usize> {
+    if d.name.contains(':') { (1..=17).chain([31, 64]).collect() } else { process_counts() }
+}
+
+#[test]
+fn every_registered_algorithm_on_every_collective_it_implements() {
+    let none = Blocks::even(0, 1);
+    for d in REGISTRY.iter().filter(|d| d.run.is_some()) {
+        for &coll in d.collectives {
+            let name = format!("{} {}", d.name, coll.name());
+            match coll {
+                Collective::Allreduce => {
+                    check_allreduce(&name, sweep_counts(d), &|t, op, b| run_registered(d, t, op, b, coll, &none, 0, true))
+                }
+                Collective::Reduce => {
+                    check_reduce_with(&name, sweep_counts(d), &|t, op, b, root| run_registered(d, t, op, b, coll, &none, root, true))
+                }
+                Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+                    for p in sweep_counts(d) {
+                        for blocks in &layouts(p) {
+                            check_reduce_scatter(&name, p, blocks, &|t, op, b, bl| run_registered(d, t, op, b, coll, bl, 0, true).unwrap());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_rank_ordered_algorithm_keeps_rank_order() {
+    let none = Blocks::even(0, 1);
+    for d in REGISTRY.iter().filter(|d| d.run.is_some() && d.rank_ordered) {
+        for &coll in d.collectives {
+            for p in process_counts().into_iter().filter(|&p| p <= 20 || p == 33 || p == 64) {
+                let roots = if coll == Collective::Reduce { roots(p) } else { vec![0] };
+                for root in roots {
+                    for n in [1, 5] {
+                        let got = InProcess::run(p, |t| {
+                            let mut buf = to_bytes(&affine_input(t.rank(), n));
+                            run_registered(d, t, &AffineCompose, &mut buf, coll, &none, root, false).unwrap();
+                            buf
+                        });
+                        let want = affine_rank_ordered(p, n);
+                        let ranks: Vec<usize> = if coll == Collective::Reduce { vec![root] } else { (0..p).collect() };
+                        for r in ranks {
+                            assert_eq!(got[r], want, "{} {}: p={p} n={n} root={root} rank {r}", d.name, coll.name());
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -215,49 +248,6 @@ fn circulant_at_a_thousand_processes() {
     }
 }
 
-#[test]
-fn binary_tree_allreduce() {
-    check_allreduce("tree", binomial::allreduce);
-}
-
-#[test]
-fn halving_doubling_reduce() {
-    check_reduce("rabenseifner", halving_doubling::reduce);
-}
-
-#[test]
-fn binary_tree_reduce_in_rank_order() {
-    check_reduce("tree (rank order)", binomial::reduce_in_rank_order);
-}
-
-#[test]
-fn ring_reduce() {
-    check_reduce("ring", |t, op, b, root| ring::reduce(t, op, b, root));
-}
-
-#[test]
-fn binomial_reduce() {
-    check_reduce("binomial", |t, op, b, root| binomial::reduce(t, op, b, root));
-}
-
-#[test]
-fn recursive_halving_reduce_scatter_even_and_irregular_blocks() {
-    for p in process_counts() {
-        for blocks in &layouts(p) {
-            check_reduce_scatter("recursive_halving", p, blocks, &|t, op, b, bl| reduce_scatter_halving::reduce_scatter(t, op, b, bl).unwrap());
-        }
-    }
-}
-
-#[test]
-fn ring_reduce_scatter_even_and_irregular_blocks() {
-    for p in process_counts() {
-        for blocks in &layouts(p) {
-            check_reduce_scatter("ring", p, blocks, &|t, op, b, bl| ring::reduce_scatter(t, op, b, bl).unwrap());
-        }
-    }
-}
-
 /// Affine maps x ↦ a·x + b (mod 2^64), composed "left first": associative but
 /// not commutative, so any deviation from rank order changes the result.
 struct AffineCompose;
@@ -266,7 +256,7 @@ impl Reducer for AffineCompose {
     fn elem_size(&self) -> usize {
         16
     }
-    fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> fastred::error::MpiResult {
+    fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> MpiResult {
         for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
             let get = |b: &[u8], i: usize| u64::from_ne_bytes(b[i * 8..i * 8 + 8].try_into().unwrap());
             let (f, g) = if src_is_left { ((get(s, 0), get(s, 1)), (get(d, 0), get(d, 1))) } else { ((get(d, 0), get(d, 1)), (get(s, 0), get(s, 1))) };
@@ -290,73 +280,9 @@ fn affine_rank_ordered(p: usize, n: usize) -> Vec<u8> {
     acc
 }
 
-#[test]
-fn recursive_doubling_allreduce_is_rank_ordered() {
-    for p in process_counts() {
-        for n in [1, 5] {
-            let got = InProcess::run(p, |t| {
-                let mut buf = to_bytes(&affine_input(t.rank(), n));
-                recursive_doubling::allreduce(t, &AffineCompose, &mut buf).unwrap();
-                buf
-            });
-            let want = affine_rank_ordered(p, n);
-            assert!(got.iter().all(|g| g == &want), "p={p} n={n}");
-        }
-    }
-}
-
-#[test]
-fn binary_tree_reduce_is_rank_ordered_for_every_root() {
-    for p in process_counts().into_iter().filter(|&p| p <= 20 || p == 33) {
-        for root in roots(p) {
-            let got = InProcess::run(p, |t| {
-                let mut buf = to_bytes(&affine_input(t.rank(), 3));
-                binomial::reduce_in_rank_order(t, &AffineCompose, &mut buf, root).unwrap();
-                buf
-            });
-            assert_eq!(got[root], affine_rank_ordered(p, 3), "p={p} root={root}");
-        }
-    }
-}
-
-#[test]
-fn binary_tree_allreduce_is_rank_ordered() {
-    for p in process_counts() {
-        let got = InProcess::run(p, |t| {
-            let mut buf = to_bytes(&affine_input(t.rank(), 2));
-            binomial::allreduce(t, &AffineCompose, &mut buf).unwrap();
-            buf
-        });
-        let want = affine_rank_ordered(p, 2);
-        assert!(got.iter().all(|g| g == &want), "p={p}");
-    }
-}
-
 /// A ring order unlike rank order: even ranks, then odd ranks descending.
 fn scrambled(p: usize) -> Vec<usize> {
     (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
-}
-
-#[test]
-fn topology_ring_allreduce_in_rank_order_and_scrambled() {
-    check_allreduce("topo_ring", |t, op, b| topo_ring::allreduce(t, op, b, &topo_ring::rank_order(t.size())));
-    check_allreduce("topo_ring scrambled", |t, op, b| topo_ring::allreduce(t, op, b, &scrambled(t.size())));
-}
-
-#[test]
-fn topology_ring_reduce() {
-    check_reduce("topo_ring", |t, op, b, root| topo_ring::reduce(t, op, b, root, &scrambled(t.size())));
-}
-
-#[test]
-fn topology_ring_reduce_scatter_even_and_irregular_blocks() {
-    for p in (1..=40).chain([64, 100]) {
-        for blocks in layouts(p) {
-            check_reduce_scatter("topo_ring", p, &blocks, &|t, op, b, bl| {
-                topo_ring::reduce_scatter_blocks(t, op, b, bl, &scrambled(t.size())).unwrap()
-            });
-        }
-    }
 }
 
 /// Segment sizes: the model's (every process count), then one element (more

@@ -92,9 +92,9 @@ mod large_count {
 }
 
 /// fastred's part of finalisation (the `FASTRED_STATS` report, agreed with
-/// rank 0), then the library's.
+/// rank 0; fastred's keyval released), then the library's.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
-    crate::stats::at_finalize();
+    crate::dispatch::finalize();
     ffi::PMPI_Finalize()
 }

@@ -10,3 +10,15 @@
 pub mod c;
 #[cfg(fastred_mpi = "openmpi")]
 pub mod fortran;
+
+/// MPICH's `use mpi_f08` `MPI_Finalize` does not go through the C
+/// `MPI_Finalize` (its mpif.h and `use mpi` bindings, and all its reduction
+/// bindings, do): export its symbol so fastred's finalisation runs there too.
+#[cfg(fastred_mpi = "mpich")]
+#[no_mangle]
+pub unsafe extern "C" fn mpi_finalize_f08_(ierror: *mut std::os::raw::c_int) {
+    let rc = c::MPI_Finalize();
+    if !ierror.is_null() {
+        *ierror = rc;
+    }
+}

@@ -19,6 +19,9 @@ use super::recursive_halving::{self, final_segment, Group, Segments};
 use super::Transport;
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// One block: ranks `start..start + 2^level`.
 #[derive(Clone, Copy, Debug)]
@@ -85,7 +88,7 @@ impl Place {
 
 /// Reduce-scatter in every block, then fold the blocks into the largest:
 /// afterwards process q of block 0 holds the full reduction of its segment.
-fn reduce_into_largest_block(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg: Segments, at: &Place) -> MpiResult {
+fn reduce_into_largest_block(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, at: &Place) -> MpiResult {
     let esz = op.elem_size();
     let block = at.block();
     let members = block.members();
@@ -110,7 +113,7 @@ fn reduce_into_largest_block(t: &impl Transport, op: &impl Reducer, buf: &mut [u
 
 /// Allreduce `buf` in place (every segment is reduced by one process, so all
 /// ranks end bit-identical).
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
     let at = Place::of(t.rank(), t.size());
@@ -132,7 +135,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiRe
 }
 
 /// Reduce `buf` of all processes into `buf` at `root`.
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
     let (p, rank) = (t.size(), t.rank());
@@ -157,6 +160,23 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
         recursive_halving::gather(t, buf, seg, esz, &Group { members: &members, me: at.me }, target, root)?;
     }
     Ok(())
+}
+
+/// Registry entry: allreduce, reduce.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf),
+        Collective::Reduce => reduce(t, op, buf, job.root),
+        other => not_implemented("binary_blocks", other),
+    }
+}
+
+/// §3.6: halving & doubling over the largest block, without the removal step
+/// (first order: the imbalance between blocks is not modelled).
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    let fp = 1.0 - 1.0 / x.pof2;
+    2.0 * x.pof2.log2() * x.a + 2.0 * fp * x.n * x.b + fp * x.n * x.g
 }
 
 #[cfg(test)]

@@ -12,10 +12,13 @@
 use super::{absolute_rank, relative_rank, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// Reduce `buf` of all processes into `buf` at `root` (tree rooted at `root`:
 /// rank order only relative to the root, so for commutative ops).
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
     let me = relative_rank(t.rank(), root, p);
     let mut incoming = Vec::new();
@@ -37,7 +40,7 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
 
 /// Reduce in rank order for any associative op: tree rooted at rank 0, then
 /// one more message to `root` if it is not rank 0.
-pub fn reduce_in_rank_order(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn reduce_in_rank_order(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     reduce(t, op, buf, 0)?;
     match t.rank() {
         _ if root == 0 => Ok(()),
@@ -48,7 +51,7 @@ pub fn reduce_in_rank_order(t: &impl Transport, op: &impl Reducer, buf: &mut [u8
 }
 
 /// Binomial-tree broadcast of `buf` from `root` (the reverse of [`reduce`]).
-pub fn broadcast(t: &impl Transport, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn broadcast(t: &(impl Transport + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
     let me = relative_rank(t.rank(), root, p);
     let mut distance = 1;
@@ -70,7 +73,26 @@ pub fn broadcast(t: &impl Transport, buf: &mut [u8], root: usize) -> MpiResult {
 }
 
 /// Allreduce: rank-ordered reduce to rank 0, then broadcast (§3.3).
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     reduce(t, op, buf, 0)?;
     broadcast(t, buf, 0)
+}
+
+/// Registry entry: reduce (rank-ordered for non-commutative ops), allreduce.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf),
+        Collective::Reduce if job.commutative => reduce(t, op, buf, job.root),
+        Collective::Reduce => reduce_in_rank_order(t, op, buf, job.root),
+        other => not_implemented("tree", other),
+    }
+}
+
+/// §3.3: ⌈lg p⌉(α + nβ + nγ) for reduce; allreduce adds the broadcast.
+pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    match coll {
+        Collective::Reduce => x.lg * (x.a + x.n * (x.b + x.g)),
+        _ => x.lg * (2.0 * x.a + x.n * (2.0 * x.b + x.g)),
+    }
 }

@@ -20,6 +20,9 @@
 use super::{absolute_rank, relative_rank, split_read_write, Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::Job;
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// Which skip sequence to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,7 +137,7 @@ impl Rotated {
 
 /// Algorithm 1 on the rotated buffer `r` (R[0..p−1]): afterwards R[0] is this
 /// process's fully reduced block.
-fn reduce_scatter_rotated(t: &impl Transport, op: &impl Reducer, r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
     let (p, rank) = (t.size(), t.rank());
     let mut incoming = Vec::new();
     for (s_prev, s) in skips.rounds() {
@@ -149,7 +152,7 @@ fn reduce_scatter_rotated(t: &impl Transport, op: &impl Reducer, r: &mut [u8], r
 
 /// Algorithm 2's allgather phase: the skips in reverse, R[0..s'−s−1] to
 /// (r−s) mod p, R[s..s'−1] from (r+s) mod p.
-fn allgather_rotated(t: &impl Transport, r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+fn allgather_rotated(t: &(impl Transport + ?Sized), r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
     let (p, rank) = (t.size(), t.rank());
     for (s_prev, s) in skips.rounds().rev() {
         let (to, from) = ((rank + p - s) % p, (rank + s) % p);
@@ -161,7 +164,7 @@ fn allgather_rotated(t: &impl Transport, r: &mut [u8], rot: &Rotated, skips: &Sk
 
 /// Reduce-scatter (`MPI_Reduce_scatter(_block)`): on return block `rank` of
 /// `buf` (natural order) holds the reduction of block `rank` of all inputs.
-pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks, skips: &Skips) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks, skips: &Skips) -> MpiResult {
     let esz = op.elem_size();
     let rot = Rotated::new(blocks, t.rank(), esz);
     let mut r = rot.rotate_in(blocks, esz, buf)?;
@@ -172,7 +175,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
 
 /// Allreduce (Algorithm 2) over p nearly equal blocks of `buf` (counts < p
 /// give empty blocks). Each block is reduced by one process: bit-identical results.
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], skips: &Skips) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], skips: &Skips) -> MpiResult {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     let blocks = Blocks::even(buf.len() / esz, p);
     let rot = Rotated::new(&blocks, rank, esz);
@@ -186,7 +189,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], skips: &
 /// Reduce: the circulant reduce-scatter, then a binomial-tree gather of the
 /// blocks to `root` (relative rank v collects blocks root+v .. root+v+2^k−1,
 /// consecutive in the root-rotated order).
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, skips: &Skips) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize, skips: &Skips) -> MpiResult {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     let blocks = Blocks::even(buf.len() / esz, p);
     reduce_scatter(t, op, buf, &blocks, skips)?;
@@ -208,6 +211,49 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
     }
     at_root.rotate_out(&blocks, esz, &gathered, buf, 0, p);
     Ok(())
+}
+
+fn run_with(kind: SkipKind, t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    let skips = Skips::new(kind, t.size());
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf, &skips),
+        Collective::Reduce => reduce(t, op, buf, job.root, &skips),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks, &skips),
+    }
+}
+
+/// Registry entries: all four collectives, one per skip sequence.
+pub fn run_halving(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    run_with(SkipKind::Halving, t, op, buf, job)
+}
+pub fn run_powers_of_two(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    run_with(SkipKind::PowersOfTwo, t, op, buf, job)
+}
+pub fn run_linear(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    run_with(SkipKind::Linear, t, op, buf, job)
+}
+pub fn run_sqrt(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    run_with(SkipKind::Sqrt, t, op, buf, job)
+}
+
+fn estimate_with(rounds: f64, coll: Collective, x: &Terms) -> f64 {
+    match coll {
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => rounds * x.a + x.frac * x.n * (x.b + x.g),
+        // Allreduce: both phases in ⌈lg p⌉ rounds (reduce: + a binomial gather of blocks).
+        _ => 2.0 * x.lg * x.a + 2.0 * x.frac * x.n * x.b + x.frac * x.n * x.g,
+    }
+}
+
+/// Träff: ⌈lg p⌉ rounds per phase moving (1 − 1/p)n (halving, power-of-two and √p skips).
+pub fn estimate_halving(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    estimate_with(x.lg, coll, &x)
+}
+
+/// Linear skips: p − 1 rounds for the reduce-scatter.
+pub fn estimate_linear(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    estimate_with(x.p - 1.0, coll, &x)
 }
 
 #[cfg(test)]

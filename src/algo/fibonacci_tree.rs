@@ -12,6 +12,8 @@ use super::Transport;
 use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
+use super::registry::{not_implemented, Job};
+use crate::select::Collective;
 
 /// Nodes of the Fibonacci tree of height h: 1, 2, 4, 7, 12, 20, …
 fn tree_size(h: usize) -> usize {
@@ -78,9 +80,22 @@ pub fn cost(bytes: usize, p: usize, k: usize, model: &CostModel) -> f64 {
 }
 
 /// Reduce to `root` in segments of about `segment_bytes` (from the model when `None`).
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, segment_bytes: Option<usize>, model: &CostModel) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize, segment_bytes: Option<usize>, model: &CostModel) -> MpiResult {
     let k = segment_count(buf.len(), t.size(), model);
     streaming::reduce_on_tree(t, op, buf, root, segment_bytes, k, links)
+}
+
+/// Registry entry: reduce.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Reduce => reduce(t, op, buf, job.root, job.segment_bytes, job.model),
+        other => not_implemented("fibonacci_tree", other),
+    }
+}
+
+/// With the model's number of segments, plus the reductions.
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    cost(bytes, p, segment_count(bytes, p, m).max(1), m) + bytes as f64 * m.gamma
 }
 
 #[cfg(test)]

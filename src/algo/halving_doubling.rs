@@ -15,6 +15,9 @@ use super::recursive_halving::{self, Group, Segments};
 use super::Transport;
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// The power-of-two group left after the removal step, and this process's place.
 struct Survivors {
@@ -27,7 +30,7 @@ struct Survivors {
 /// The removal step (§3.5): pairs (2i, 2i+1), i < r, fold into one survivor
 /// (rank 2i, or the root if it is in the pair); the survivor's `buf` then holds
 /// the pair's reduction. `root` is `None` for allreduce.
-fn remove_extra(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: Option<usize>) -> MpiResult<Survivors> {
+fn remove_extra(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: Option<usize>) -> MpiResult<Survivors> {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     let pof2 = 1 << p.ilog2();
     let removed = p - pof2;
@@ -54,7 +57,7 @@ fn remove_extra(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: Opt
 
 /// Allreduce `buf` in place; every rank ends with bit-identical data (each
 /// segment is reduced by one process and copied to the others).
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
     let survivors = remove_extra(t, op, buf, None)?;
@@ -76,7 +79,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiRe
 }
 
 /// Reduce `buf` of all processes into `buf` at `root`.
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
     let survivors = remove_extra(t, op, buf, Some(root))?;
@@ -85,4 +88,20 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
     recursive_halving::reduce_scatter(t, op, buf, seg, &group)?;
     let target = survivors.members.iter().position(|&m| m == root).expect("the root survives the removal step");
     recursive_halving::gather(t, buf, seg, esz, &group, target, root)
+}
+
+/// Registry entry: allreduce, reduce.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf),
+        Collective::Reduce => reduce(t, op, buf, job.root),
+        other => not_implemented("rabenseifner", other),
+    }
+}
+
+/// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step.
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    let fp = 1.0 - 1.0 / x.pof2;
+    2.0 * x.pof2.log2() * x.a + 2.0 * fp * x.n * x.b + fp * x.n * x.g + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g))
 }

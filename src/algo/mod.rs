@@ -18,6 +18,7 @@ pub mod halving_doubling;
 pub mod pipeline;
 pub mod recursive_halving;
 pub mod reduce_scatter_halving;
+pub mod registry;
 pub mod streaming;
 pub mod recursive_doubling;
 pub mod ring;
@@ -70,15 +71,23 @@ pub trait Transport {
 /// starts at element `offset(i)` and has `count(i)` elements.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blocks {
-    offsets: Vec<usize>,
+    layout: Layout,
+}
+
+/// Nearly equal blocks are computed (no allocation: the per-call path of
+/// allreduce, reduce and reduce_scatter_block makes none for them); other
+/// layouts keep their offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Layout {
+    Even { total: usize, parts: usize },
+    Offsets(Vec<usize>),
 }
 
 impl Blocks {
     /// `total` elements in `parts` blocks whose sizes differ by at most one
     /// (the first `total % parts` blocks are one element longer).
     pub fn even(total: usize, parts: usize) -> Blocks {
-        let (q, r) = (total / parts, total % parts);
-        Blocks::from_counts((0..parts).map(|i| q + usize::from(i < r)))
+        Blocks { layout: Layout::Even { total, parts: parts.max(1) } }
     }
 
     /// Blocks of the given sizes, in order (as `MPI_Reduce_scatter`'s recvcounts).
@@ -87,11 +96,14 @@ impl Blocks {
         for c in counts {
             offsets.push(offsets.last().unwrap() + c);
         }
-        Blocks { offsets }
+        Blocks { layout: Layout::Offsets(offsets) }
     }
 
     pub fn len(&self) -> usize {
-        self.offsets.len() - 1
+        match &self.layout {
+            Layout::Even { parts, .. } => *parts,
+            Layout::Offsets(o) => o.len() - 1,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -100,20 +112,27 @@ impl Blocks {
 
     /// Elements in all blocks.
     pub fn total(&self) -> usize {
-        *self.offsets.last().unwrap()
+        match &self.layout {
+            Layout::Even { total, .. } => *total,
+            Layout::Offsets(o) => *o.last().unwrap(),
+        }
     }
 
+    /// Where block `i` starts (`i` = `len()`: the end of the last block).
     pub fn offset(&self, i: usize) -> usize {
-        self.offsets[i]
+        match &self.layout {
+            Layout::Even { total, parts } => i * (total / parts) + i.min(total % parts),
+            Layout::Offsets(o) => o[i],
+        }
     }
 
     pub fn count(&self, i: usize) -> usize {
-        self.offsets[i + 1] - self.offsets[i]
+        self.offset(i + 1) - self.offset(i)
     }
 
     /// Byte range of block `i` for elements of `elem` bytes.
     pub fn bytes(&self, i: usize, elem: usize) -> Range<usize> {
-        self.offsets[i] * elem..self.offsets[i + 1] * elem
+        self.offset(i) * elem..self.offset(i + 1) * elem
     }
 
     /// Byte ranges of all blocks, in order.
@@ -123,7 +142,7 @@ impl Blocks {
 
     /// Byte range of blocks `first..last` (consecutive) for elements of `elem` bytes.
     pub fn bytes_of_range(&self, first: usize, last: usize, elem: usize) -> Range<usize> {
-        self.offsets[first] * elem..self.offsets[last] * elem
+        self.offset(first) * elem..self.offset(last) * elem
     }
 }
 
@@ -161,6 +180,11 @@ mod tests {
         assert_eq!(b.bytes(2, 8), 48..64);
         let b = Blocks::even(2, 5);
         assert_eq!((0..5).map(|i| b.count(i)).collect::<Vec<_>>(), vec![1, 1, 0, 0, 0]);
+        // The computed layout agrees with explicit offsets.
+        for (total, parts) in [(10, 4), (0, 3), (7, 7), (100, 9), (5, 1)] {
+            let listed = Blocks::from_counts((0..parts).map(|i| Blocks::even(total, parts).count(i)));
+            assert!((0..=parts).all(|i| listed.offset(i) == Blocks::even(total, parts).offset(i)), "{total} in {parts}");
+        }
     }
 
     #[test]

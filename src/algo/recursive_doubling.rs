@@ -8,10 +8,13 @@
 use super::Transport;
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// Allreduce `buf` in place. Partners combine (lower group) ∘ (higher group),
 /// so every rank computes bit-identical, rank-ordered results.
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     let (p, r) = (t.size(), t.rank());
     let pof2 = if p == 0 { 0 } else { 1 << p.ilog2() };
     let removed = p - pof2;
@@ -51,4 +54,18 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiRe
         }
     }
     Ok(())
+}
+
+/// Registry entry: allreduce.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf),
+        other => not_implemented("recursive_doubling", other),
+    }
+}
+
+/// §3.4: lg p' full exchanges (+ the removal step's two transfers).
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    x.pof2.log2() * (x.a + x.n * (x.b + x.g)) + x.extra * (2.0 * (x.a + x.n * x.b) + x.n * x.g)
 }

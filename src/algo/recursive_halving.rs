@@ -64,7 +64,7 @@ impl Group<'_> {
 /// this process's whole vector, on return its level-e segment
 /// `final_segment(me, e)` holds the group's reduction of that segment (the rest
 /// of `buf` is scratch). Partners combine lower group rank ∘ higher group rank.
-pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
     let e = group.level();
     let esz = op.elem_size();
     let mut window = 0; // level-k segment index of the current window
@@ -84,7 +84,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg
 
 /// Vector doubling, distance halving, within `group`: on entry this process's
 /// segment `final_segment(me, e)` of `buf` is final, on return all of `buf` is.
-pub fn allgather(t: &impl Transport, buf: &mut [u8], seg: Segments, elem: usize, group: &Group) -> MpiResult {
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group) -> MpiResult {
     let e = group.level();
     let mut mine = final_segment(group.me, e);
     for k in (0..e).rev() {
@@ -103,7 +103,7 @@ pub fn allgather(t: &impl Transport, buf: &mut [u8], seg: Segments, elem: usize,
 /// the others send theirs and stop. `deliver_to` maps the tree's root to the
 /// process that really receives its messages (binary blocks' root outside the
 /// block); it is `group.members[target]` otherwise.
-pub fn gather(t: &impl Transport, buf: &mut [u8], seg: Segments, elem: usize, group: &Group, target: usize, deliver_to: usize) -> MpiResult {
+pub fn gather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group, target: usize, deliver_to: usize) -> MpiResult {
     let e = group.level();
     let mut mine = final_segment(group.me, e);
     for k in (0..e).rev() {

@@ -13,6 +13,9 @@ use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use std::ops::Range;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// The slots of the p' survivors: slot i covers the blocks of the processes it
 /// works for (2i and 2i+1 for i < r, else i + r), consecutive in rank order.
@@ -38,7 +41,7 @@ impl Slots {
 
 /// On return block `rank` of `buf` holds the reduction of block `rank` of all
 /// inputs (the rest of `buf` is scratch).
-pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     if p == 1 {
         return Ok(());
@@ -77,4 +80,18 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
         t.send(rank - 1, &buf[blocks.bytes(rank - 1, esz)])?;
     }
     Ok(())
+}
+
+/// Registry entry: the reduce-scatters.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
+        other => not_implemented("recursive_halving", other),
+    }
+}
+
+/// ⌈lg p⌉ rounds moving (1 − 1/p)n, plus the fold for p ≠ 2^k.
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    x.lg * x.a + x.frac * x.n * (x.b + x.g) + x.extra * (x.a + x.n * x.b)
 }

@@ -8,12 +8,15 @@ use super::topo_ring::{self, RingPosition};
 use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use super::registry::Job;
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
 /// Reduce-scatter by pairwise exchange: in step i = 1..p−1 each process sends
 /// its input for block rank+i to process rank+i and reduces the input for its
 /// own block received from rank−i. Afterwards block `rank` of `buf` holds the
 /// reduced block; the other blocks still hold this process's input.
-pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, r, e) = (t.size(), t.rank(), op.elem_size());
     let mut incoming = super::scratch(blocks.count(r) * e)?;
     for step in 1..p {
@@ -28,7 +31,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blo
 /// Ring allgather (§3.2): in step i each process passes block rank−i to its
 /// right neighbour and receives block rank−i−1 from its left neighbour (the
 /// logical ring of [`topo_ring`] in rank order).
-pub fn allgather(t: &impl Transport, buf: &mut [u8], blocks: &Blocks, elem: usize) -> MpiResult {
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], blocks: &Blocks, elem: usize) -> MpiResult {
     let order = topo_ring::rank_order(t.size());
     topo_ring::allgather(t, buf, &blocks.byte_ranges(elem), &RingPosition::of(&order, t.rank()))
 }
@@ -36,7 +39,7 @@ pub fn allgather(t: &impl Transport, buf: &mut [u8], blocks: &Blocks, elem: usiz
 /// Allreduce: pairwise-exchange reduce-scatter over p nearly equal blocks, then
 /// ring allgather. Each block is reduced by exactly one process, so every rank
 /// ends with bit-identical data. Cost (§3.7): 2(p−1)α + 2nβ + nγ − (2nβ + nγ)/p.
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     let blocks = Blocks::even(buf.len() / op.elem_size(), t.size());
     reduce_scatter(t, op, buf, &blocks)?;
     allgather(t, buf, &blocks, op.elem_size())
@@ -44,7 +47,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8]) -> MpiRe
 
 /// Reduce: pairwise-exchange reduce-scatter, then each process sends its
 /// result block directly to `root` (§3.7). The result is in `buf` at `root`.
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let (p, r, e) = (t.size(), t.rank(), op.elem_size());
     let blocks = Blocks::even(buf.len() / e, p);
     reduce_scatter(t, op, buf, &blocks)?;
@@ -55,5 +58,23 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
         Ok(())
     } else {
         t.send(root, &buf[blocks.bytes(r, e)])
+    }
+}
+
+/// Registry entry: all four collectives (pairwise exchange for reduce-scatter).
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf),
+        Collective::Reduce => reduce(t, op, buf, job.root),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
+    }
+}
+
+/// §3.7 and Patarasuk & Yuan: p − 1 steps per phase.
+pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    match coll {
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => (x.p - 1.0) * x.a + x.frac * x.n * (x.b + x.g),
+        _ => 2.0 * (x.p - 1.0) * x.a + 2.0 * x.frac * x.n * x.b + x.frac * x.n * x.g,
     }
 }

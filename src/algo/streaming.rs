@@ -44,7 +44,7 @@ pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Ve
 /// s (in `links.children` order), then pass it to the parent. Sending segment
 /// s−1 to the parent overlaps with receiving segment s from the first child.
 /// The root ends with the reduction of all processes' vectors.
-pub fn reduce_up(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
+pub fn reduce_up(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut incoming = super::scratch(longest)?;
     for (s, seg) in segments.iter().enumerate() {
@@ -70,8 +70,8 @@ pub fn reduce_up(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], links: &
 /// rank q, in segments of about `segment_bytes`, or `model_segments` of them
 /// when `None` (the pipelined reduces differ only in tree and segment count).
 pub fn reduce_on_tree(
-    t: &impl Transport,
-    op: &impl Reducer,
+    t: &(impl Transport + ?Sized),
+    op: &(impl Reducer + ?Sized),
     buf: &mut [u8],
     root: usize,
     segment_bytes: Option<usize>,

@@ -10,6 +10,8 @@ use super::{split_read_write, Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use std::ops::Range;
+use super::registry::Job;
+use crate::select::Collective;
 
 /// This process's place in a logical ring: `order[i]` is the rank at ring
 /// position i.
@@ -54,7 +56,7 @@ impl<'a> RingPosition<'a> {
 /// result for segment i−j to its successor and folds the predecessor's partial
 /// result for segment i−j−1 into its own. Afterwards position i holds the
 /// reduction of segment i; the other segments hold partial results.
-pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut incoming = super::scratch(longest)?;
     for j in 1..ring.len() {
@@ -68,7 +70,7 @@ pub fn reduce_scatter(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], seg
 
 /// Ring allgather (§3.2, after [4]): position i starts with segment i and in
 /// each of N−1 iterations forwards what it last received to its successor.
-pub fn allgather(t: &impl Transport, buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
     for j in 0..ring.len().saturating_sub(1) {
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
         let (out, into) = split_read_write(buf, segments[sending].clone(), segments[arriving].clone());
@@ -84,7 +86,7 @@ fn even_segments(buf: &[u8], elem: usize, parts: usize) -> Vec<Range<usize>> {
 
 /// Allreduce on the logical ring `order`. One process reduces each segment,
 /// so all ranks end with bit-identical results.
-pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], order: &[usize]) -> MpiResult {
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
     let segments = even_segments(buf, op.elem_size(), t.size());
     reduce_scatter(t, op, buf, &segments, &ring)?;
@@ -93,7 +95,7 @@ pub fn allreduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], order: &
 
 /// `MPI_Reduce_scatter` on the ring: the position of rank r reduces r's
 /// block, so every rank ends with its own block at `blocks.bytes(r)`.
-pub fn reduce_scatter_blocks(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], blocks: &Blocks, order: &[usize]) -> MpiResult {
+pub fn reduce_scatter_blocks(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks, order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
     let segments: Vec<_> = order.iter().map(|&r| blocks.bytes(r, op.elem_size())).collect();
     reduce_scatter(t, op, buf, &segments, &ring)
@@ -101,7 +103,7 @@ pub fn reduce_scatter_blocks(t: &impl Transport, op: &impl Reducer, buf: &mut [u
 
 /// Reduce: the ring reduce-scatter, then every process sends its reduced
 /// segment to `root` (as the ring reduce of Rabenseifner §3.7).
-pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize, order: &[usize]) -> MpiResult {
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize, order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
     let segments = even_segments(buf, op.elem_size(), t.size());
     reduce_scatter(t, op, buf, &segments, &ring)?;
@@ -117,4 +119,13 @@ pub fn reduce(t: &impl Transport, op: &impl Reducer, buf: &mut [u8], root: usize
 /// The identity ring `0 → 1 → … → p−1`, for callers without a topology.
 pub fn rank_order(p: usize) -> Vec<usize> {
     (0..p).collect()
+}
+
+/// Registry entry: all four collectives on the job's logical ring.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::Allreduce => allreduce(t, op, buf, job.ring),
+        Collective::Reduce => reduce(t, op, buf, job.root, job.ring),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter_blocks(t, op, buf, job.blocks, job.ring),
+    }
 }

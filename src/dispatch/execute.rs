@@ -2,13 +2,13 @@
 
 use super::buffers::{load_input, scratch, user_slice, user_slice_mut, Input};
 use super::{Call, Plan};
-use crate::algo::circulant::{self, Skips};
-use crate::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring, Transport};
+use crate::algo::registry::{not_implemented, Job};
+use crate::algo::Transport;
 use crate::config::{self, Fault};
 use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
-use crate::select::{Algorithm, Collective};
+use crate::select::Collective;
 use crate::transport::counting::{Counting, Traffic};
 use crate::transport::pmpi::PmpiTransport;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,7 +47,7 @@ pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     Ok(t.traffic())
 }
 
-fn run_algorithm(call: &Call, plan: &Plan, t: &impl Transport) -> MpiResult {
+fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport) -> MpiResult {
     let st = plan.state;
     let op = &plan.reducer;
     let esz = op.elem_size();
@@ -55,6 +55,20 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl Transport) -> MpiResult {
     if total == 0 {
         return Ok(());
     }
+    let descriptor = plan.algorithm.descriptor();
+    let Some(run) = descriptor.run else {
+        return not_implemented(descriptor.name, call.coll);
+    };
+    let model = CostModel::default();
+    let job = Job {
+        coll: call.coll,
+        blocks: &plan.blocks,
+        root: call.root as usize,
+        commutative: plan.commutative,
+        ring: if descriptor.uses_ring { &st.ring()?.order } else { &[] },
+        segment_bytes: st.segment_bytes,
+        model: &model,
+    };
     // SAFETY (user_slice, user_slice_mut): validation checked the buffers are
     // non-null; MPI defines how many bytes they hold; nothing else borrows them.
     match call.coll {
@@ -72,32 +86,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl Transport) -> MpiResult {
             } else {
                 work.fill(0); // in place, but the receive buffer is unusable
             }
-            let root = call.root as usize;
-            if let Some(kind) = plan.algorithm.skip_kind() {
-                let skips = Skips::new(kind, st.size);
-                return if call.coll == Collective::Allreduce {
-                    circulant::allreduce(t, op, work, &skips)
-                } else {
-                    circulant::reduce(t, op, work, root, &skips)
-                };
-            }
-            let model = CostModel::default();
-            match (call.coll, plan.algorithm) {
-                (Collective::Allreduce, Algorithm::TopoRing) => topo_ring::allreduce(t, op, work, &st.ring()?.order),
-                (_, Algorithm::TopoRing) => topo_ring::reduce(t, op, work, root, &st.ring()?.order),
-                (_, Algorithm::Pipeline) => pipeline::reduce(t, op, work, root, st.segment_bytes, &model),
-                (_, Algorithm::FibonacciTree) => fibonacci_tree::reduce(t, op, work, root, st.segment_bytes, &model),
-                (Collective::Allreduce, Algorithm::RecursiveDoubling) => recursive_doubling::allreduce(t, op, work),
-                (Collective::Allreduce, Algorithm::Tree) => binomial::allreduce(t, op, work),
-                (Collective::Allreduce, Algorithm::Rabenseifner) => halving_doubling::allreduce(t, op, work),
-                (Collective::Allreduce, Algorithm::BinaryBlocks) => binary_blocks::allreduce(t, op, work),
-                (Collective::Allreduce, _) => ring::allreduce(t, op, work),
-                (_, Algorithm::Tree) if plan.commutative => binomial::reduce(t, op, work, root),
-                (_, Algorithm::Tree) => binomial::reduce_in_rank_order(t, op, work, root),
-                (_, Algorithm::Rabenseifner) => halving_doubling::reduce(t, op, work, root),
-                (_, Algorithm::BinaryBlocks) => binary_blocks::reduce(t, op, work, root),
-                _ => ring::reduce(t, op, work, root),
-            }
+            run(t, op, work, &job)
         }
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
             let mut work = scratch(total)?;
@@ -105,12 +94,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &impl Transport) -> MpiResult {
                 (Input::InPlace, Some(p)) => work.copy_from_slice(unsafe { user_slice(p, total) }),
                 (input, _) => load_input(input, &mut work),
             }
-            match (plan.algorithm, plan.algorithm.skip_kind()) {
-                (_, Some(kind)) => circulant::reduce_scatter(t, op, &mut work, &plan.blocks, &Skips::new(kind, st.size))?,
-                (Algorithm::RecursiveHalving, _) => reduce_scatter_halving::reduce_scatter(t, op, &mut work, &plan.blocks)?,
-                (Algorithm::TopoRing, _) => topo_ring::reduce_scatter_blocks(t, op, &mut work, &plan.blocks, &st.ring()?.order)?,
-                _ => ring::reduce_scatter(t, op, &mut work, &plan.blocks)?,
-            }
+            run(t, op, &mut work, &job)?;
             if let Some(p) = plan.output {
                 let mine = plan.blocks.bytes(st.rank, esz);
                 unsafe { user_slice_mut(p, mine.len()) }.copy_from_slice(&work[mine]);

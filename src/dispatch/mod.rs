@@ -16,7 +16,7 @@ mod execute;
 mod validate;
 
 use crate::algo::Blocks;
-use crate::comm::{self, CommState};
+use crate::comm::{self, CommState, DecisionKey};
 use crate::config;
 use crate::error::{code_for, Complaint, MpiError};
 use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
@@ -32,6 +32,7 @@ use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashSet;
 use std::os::raw::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use validate::LocalError;
@@ -100,18 +101,38 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, NotOurs>) -> Result<T, NotOurs> {
     })
 }
 
+/// Set when `MPI_Finalize` begins: from then on (e.g. in the user's
+/// finalisation callbacks) every call goes to the library.
+static FINALIZING: AtomicBool = AtomicBool::new(false);
+
+/// fastred's part of `MPI_Finalize`, on every rank before `PMPI_Finalize`:
+/// the `FASTRED_STATS` report, then release of fastred's keyval.
+pub fn finalize() {
+    if !mpi::is_running() || FINALIZING.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    stats::report_at_finalize();
+    comm::release_keyval();
+}
+
 /// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call).
+///
+/// The path of a call on a communicator fastred has seen asks MPI only for
+/// the communicator's attribute, takes no lock, formats nothing and reuses
+/// the decision of the last call of the same kind; the clock is read only
+/// with `FASTRED_STATS` set.
 pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
-    if !mpi::is_running() {
+    if FINALIZING.load(Ordering::Relaxed) || !mpi::is_initialized() {
         return fallback();
     }
     startup();
+    let timed = config::local().stats;
     let outcome = guarded(|| {
         let plan = plan(call)?;
-        let start = Instant::now();
+        let start = timed.then(Instant::now);
         let traffic = execute::execute(call, &plan)?;
         let bytes = plan.blocks.total() * plan.reducer.elem_size();
-        stats::record(call.coll, plan.algorithm, bytes, traffic, start.elapsed().as_nanos() as u64);
+        stats::record(call.coll, plan.algorithm, bytes, traffic, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
         Ok(plan.local_error)
     });
     let code = match outcome {
@@ -119,9 +140,9 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
         Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
         Err(NotOurs::Fallback(reason)) => {
             log_fallback(call.coll, reason);
-            let start = Instant::now();
+            let start = timed.then(Instant::now);
             let rc = fallback();
-            stats::record(call.coll, Algorithm::Native, 0, Traffic::default(), start.elapsed().as_nanos() as u64);
+            stats::record(call.coll, Algorithm::Native, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
             return rc;
         }
         Err(NotOurs::Error(MpiError::NoMemory)) => {
@@ -180,7 +201,7 @@ fn pretty(flavour: &str) -> &str {
 
 fn log_fallback(coll: Collective, reason: &'static str) {
     static SEEN: Lazy<Mutex<HashSet<(Collective, &'static str)>>> = Lazy::new(|| Mutex::new(HashSet::new()));
-    if SEEN.lock().map(|mut s| s.insert((coll, reason))).unwrap_or(false) {
+    if log::log_enabled!(log::Level::Debug) && SEEN.lock().map(|mut s| s.insert((coll, reason))).unwrap_or(false) {
         log::debug!("{}: handed to PMPI_{}: {reason}", coll.name(), &coll.mpi_name()[4..]);
     }
 }
@@ -207,7 +228,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     use NotOurs::Fallback;
     let state = intracomm_state(call.comm)?;
     let (p, rank) = (state.size, state.rank);
-    let items_per_rank = validate::items_per_rank(call, p)?;
+    let blocks = validate::blocks_of(call, p)?;
     if call.coll == Collective::Reduce && !(0..p as c_int).contains(&call.root) {
         return Err(Fallback("root out of range"));
     }
@@ -225,44 +246,55 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     };
     let builtin_op = matches!(reducer, AnyReducer::Builtin(_));
     let esz = reducer.elem_size();
-    let blocks = Blocks::from_counts(items_per_rank.iter().map(|&n| n as usize));
     let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
 
     let own_block_bytes = if blocks.len() == p { blocks.count(rank) * esz } else { total_bytes };
     let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
-    let mut shape = Shape {
-        coll: call.coll,
-        bytes: total_bytes,
-        elems: blocks.total(),
-        procs: p,
-        commutative,
-        builtin_op,
-        topology: false,
+    let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, forced: config::override_word() };
+    let algorithm = match state.cached_decision(call.coll, &key) {
+        Some(algorithm) => algorithm,
+        None => {
+            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false };
+            let algorithm = decide(state, shape)?;
+            state.cache_decision(call.coll, &key, algorithm);
+            algorithm
+        }
     };
-    let forced = config::effective(state.forced).get(call.coll);
+    if algorithm == Algorithm::Native {
+        let forced = config::effective(state.forced).get(call.coll);
+        return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
+    }
+    Ok(Plan { state, algorithm, reducer, commutative, blocks, input, output, local_error })
+}
+
+/// The selector's decision for `shape` on this communicator (not cached yet:
+/// the first call of its kind), with its warnings and debug log line.
+fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
+    let forced = config::effective(state.forced).get(shape.coll);
     // The ring is computed (collectively) only when the decision depends on it.
     if forced != Some(Algorithm::TopoRing) && state.table.depends_on_topology(&shape) {
         shape.topology = state.ring()?.matters;
     }
     let choice = select::choose(&shape, forced, &state.table);
-    if choice.override_ignored && state.first_time(format!("override {:?} {:?}", call.coll, forced)) {
+    if choice.override_ignored && state.first_time(format!("override {:?} {:?}", shape.coll, forced)) {
         log::warn!(
             "FASTRED_ALGO={} cannot run this {} call (it needs a commutative op); using {} instead",
             forced.map_or("", |a| a.name()),
-            call.coll.name(),
+            shape.coll.name(),
             choice.algorithm
         );
     }
-    if state.first_time(format!("{:?} {:?} {}", call.coll, choice.algorithm, usize::BITS - total_bytes.leading_zeros())) {
+    let bytes = shape.bytes;
+    if log::log_enabled!(log::Level::Debug)
+        && state.first_time(format!("{:?} {:?} {}", shape.coll, choice.algorithm, usize::BITS - bytes.leading_zeros()))
+    {
         log::debug!(
-            "{} of {total_bytes} B on {p} processes: {} ({})",
-            call.coll.name(),
+            "{} of {bytes} B on {} processes: {} ({})",
+            shape.coll.name(),
+            shape.procs,
             if choice.algorithm == Algorithm::Native { "native MPI" } else { choice.algorithm.name() },
             choice.reason
         );
     }
-    if choice.algorithm == Algorithm::Native {
-        return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
-    }
-    Ok(Plan { state, algorithm: choice.algorithm, reducer, commutative, blocks, input, output, local_error })
+    Ok(choice.algorithm)
 }

@@ -12,6 +12,7 @@
 
 use super::buffers::{user_counts, Input};
 use super::{Call, Counts, NotOurs};
+use crate::algo::Blocks;
 use crate::error::Complaint;
 use crate::mpi::{class, handle};
 use crate::select::Collective;
@@ -20,18 +21,23 @@ use std::os::raw::{c_int, c_void};
 /// An error this rank reports (after taking part, for a local one).
 pub type LocalError = (Complaint, c_int);
 
-/// The per-rank element counts of `call` on `p` processes (one entry for
-/// allreduce and reduce), or why fastred does not run it (a negative count or
-/// an invalid datatype or op handle, which some library would crash on).
-pub fn items_per_rank(call: &Call, p: usize) -> Result<Vec<i64>, NotOurs> {
-    let items: Vec<i64> = match call.counts {
-        Counts::One(n) => vec![n; if call.coll == Collective::ReduceScatterBlock { p } else { 1 }],
+/// How the vector of `call` on `p` processes is cut into blocks (one block
+/// for allreduce and reduce), or why fastred does not run it (a negative
+/// count, or an invalid datatype or op handle, which some library would crash on).
+pub fn blocks_of(call: &Call, p: usize) -> Result<Blocks, NotOurs> {
+    let (blocks, negative) = match call.counts {
+        Counts::One(n) if n < 0 => (None, Some(n)),
+        Counts::One(n) if call.coll == Collective::ReduceScatterBlock => {
+            let total = (n as usize).checked_mul(p).ok_or(NotOurs::Fallback("count too large"))?;
+            (Some(Blocks::even(total, p)), None)
+        }
+        Counts::One(n) => (Some(Blocks::even(n as usize, 1)), None),
         // SAFETY: MPI requires recvcounts to hold one entry per process.
-        Counts::PerRank(ptr) if !ptr.is_null() => unsafe { user_counts(ptr, p) }.collect(),
-        Counts::PerRankLarge(ptr) if !ptr.is_null() => unsafe { user_counts(ptr, p) }.collect(),
+        Counts::PerRank(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
+        Counts::PerRankLarge(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
         _ => return Err(NotOurs::Fallback("null recvcounts")),
     };
-    if let Some(n) = items.iter().find(|&&n| n < 0) {
+    if let Some(n) = negative {
         // MPICH 4.0.2 crashes on this instead of reporting it.
         log::debug!("{}: negative count ({n})", call.coll.mpi_name());
         return Err(NotOurs::Invalid(Complaint::NegativeCount, class::count()));
@@ -46,7 +52,16 @@ pub fn items_per_rank(call: &Call, p: usize) -> Result<Vec<i64>, NotOurs> {
             return Err(NotOurs::Invalid(Complaint::InvalidOp, class::op()));
         }
     }
-    Ok(items)
+    Ok(blocks.expect("blocks when no count is negative"))
+}
+
+/// Blocks from a `recvcounts` array, or its first negative entry.
+fn per_rank(counts: impl Iterator<Item = i64>) -> (Option<Blocks>, Option<i64>) {
+    let counts: Vec<i64> = counts.collect();
+    match counts.iter().find(|&&n| n < 0) {
+        Some(&n) => (None, Some(n)),
+        None => (Some(Blocks::from_counts(counts.iter().map(|&n| n as usize))), None),
+    }
 }
 
 /// This rank's buffers: where its input is, whether its receive buffer is

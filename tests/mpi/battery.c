@@ -188,8 +188,9 @@ static int run_case(uint64_t seed, int iteration, MPI_Comm *comms) {
             for (int a = 0; a < algorithms && nth >= 0; a++)
                 if (fastred_implements(coll, a) && nth-- == 0) chosen = a;
 #ifdef MPICH_VERSION
-            /* Handing MPICH 4.0.2 a reduce with MPI_IN_PLACE at a non-zero root crashes it. */
-            if (chosen == 0 && coll == 1 && in_place && root != 0) chosen = -1;
+            /* Handing MPICH 4.0.2 a reduce with MPI_IN_PLACE at a non-zero root, or a
+             * long reduce-scatter with MPI_IN_PLACE, crashes it. */
+            if (chosen == 0 && in_place && ((coll == 1 && root != 0) || coll >= 2)) chosen = -1;
 #endif
             if (chosen >= 0) snprintf(spec, sizeof spec, "%s:%s", coll_names[coll], fastred_algorithm_name(chosen));
             fastred_force(spec);

@@ -1,8 +1,10 @@
 /*
  * Communicator churn: dup (or split), one 4-byte allreduce, free, in a loop.
  *  - time: the cycle through fastred (MPI_*) against the same cycle through
- *    the library alone (PMPI_*), in alternating batches of the same run;
- *    the median ratio must stay within argv[2] (default 3);
+ *    the library alone (PMPI_*), in alternating batches of the same run; the
+ *    ratio of the best batches (robust to other load on the machine, which
+ *    only ever adds time) must stay within argv[2] (default 3); the median of
+ *    the per-batch ratios is printed too;
  *  - memory: the resident set after many cycles may not grow by more than
  *    argv[3] KiB (default 4096) over what it was after the first batch;
  *  - results: every allreduce is checked.
@@ -74,12 +76,12 @@ int main(int argc, char **argv) {
         qsort(ratio, BATCHES, sizeof(double), cmp);
         qsort(native_us, BATCHES, sizeof(double), cmp);
         qsort(fastred_us, BATCHES, sizeof(double), cmp);
-        double median = ratio[BATCHES / 2];
+        double median = ratio[BATCHES / 2], best = fastred_us[0] / native_us[0];
         if (t_rank == 0)
-            printf("churn (%s + 4-byte allreduce + free, %d cycles): native %.1f us, fastred %.1f us per cycle, "
-                   "median ratio %.2f; resident set grew %ld KiB\n",
-                   split ? "split" : "dup", per_batch * BATCHES, native_us[BATCHES / 2], fastred_us[BATCHES / 2], median, growth);
-        if (fastred_loaded()) CHECK(median <= max_ratio, "%s cycle: fastred/native = %.2f > %.2f", split ? "split" : "dup", median, max_ratio);
+            printf("churn (%s + 4-byte allreduce + free, %d cycles): native %.1f us, fastred %.1f us per cycle (best batches), "
+                   "ratio %.2f (median of batches %.2f); resident set grew %ld KiB\n",
+                   split ? "split" : "dup", per_batch * BATCHES, native_us[0], fastred_us[0], best, median, growth);
+        if (fastred_loaded()) CHECK(best <= max_ratio, "%s cycle: fastred/native = %.2f > %.2f", split ? "split" : "dup", best, max_ratio);
         CHECK(growth <= max_growth, "%s cycles: resident set grew %ld KiB (limit %ld)", split ? "split" : "dup", growth, max_growth);
     }
     return finish("churn");

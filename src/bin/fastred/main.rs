@@ -13,7 +13,7 @@
 mod bench;
 mod plot;
 
-use fastred::model::{self, CostModel};
+use fastred::model::CostModel;
 use fastred::select::{self, delta_expo_max, Algorithm, Collective, Shape, Table};
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
@@ -30,6 +30,8 @@ usage:
         mpirun (or CMD, an mpirun-compatible launcher), forward FASTRED_* to every rank
   fastred info
         this build, the libfastred.so builds found, algorithms per collective, the active table
+  fastred algorithms
+        the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
                   [--op sum|user] [--noncommutative] [--topology] [--elem BYTES]
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
@@ -50,6 +52,7 @@ fn main() {
     let code = match cmd.as_str() {
         "run" => run_command(rest),
         "info" => info(),
+        "algorithms" => algorithms(),
         "explain" => explain(rest),
         "bench" => bench::bench(rest),
         "tune" => bench::tune(rest),
@@ -204,6 +207,17 @@ fn active_table() -> Table {
     }
 }
 
+/// The registry, one tab-separated line per algorithm (the MPI test runner's
+/// forced-algorithm sweep reads it).
+fn algorithms() -> i32 {
+    for d in fastred::algo::registry::REGISTRY.iter() {
+        let colls: Vec<&str> = d.collectives.iter().map(|c| c.name()).collect();
+        let order = if d.rank_ordered { "rank-ordered" } else { "commutative-only" };
+        println!("{}\t{}\t{order}\t{}", d.name, colls.join(","), d.source);
+    }
+    0
+}
+
 fn info() -> i32 {
     println!("fastred {} (this tool built against {})", env!("CARGO_PKG_VERSION"), env!("FASTRED_MPI_FLAVOUR"));
     for f in ["mpich", "openmpi"] {
@@ -267,7 +281,7 @@ fn explain(args: Vec<String>) -> i32 {
     let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
         .iter()
         .filter(|a| a.can_run(&shape) && **a != Algorithm::Native)
-        .filter_map(|a| model::estimate(*a, coll, bytes, procs, &m).map(|t| (*a, t)))
+        .filter_map(|a| a.estimate(coll, bytes, procs, &m).map(|t| (*a, t)))
         .collect();
     rows.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (a, t) in rows {

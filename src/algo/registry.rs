@@ -1,0 +1,248 @@
+//! The one table of fastred's algorithms. Each entry says everything about an
+//! algorithm that the rest of fastred needs: its names, which collectives it
+//! runs, what it needs of a call, its α-β-γ cost and how to run it. The
+//! selector (`implements`, `can_run`), `FASTRED_ALGO` parsing and its messages,
+//! dispatch, `fastred info` / `explain`, the C API's algorithm indices and the
+//! test sweeps (in-process, counting, forced-algorithm MPI runs through
+//! `fastred_algorithm_name`) all read it.
+//!
+//! Adding an algorithm: write `src/algo/NAME.rs` with its `run` (one arm per
+//! collective it implements) and `estimate` functions, add a variant to
+//! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
+//! (the position is its C API index).
+
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring};
+use super::{Blocks, Transport};
+use crate::error::{MpiError, MpiResult};
+use crate::model::CostModel;
+use crate::op::Reducer;
+use crate::select::Collective;
+use std::fmt;
+
+/// fastred's algorithms, plus `Native` (hand the call to the MPI library).
+/// The discriminant is the position in [`REGISTRY`] and the C API index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Native,
+    Tree,
+    RecursiveDoubling,
+    Rabenseifner,
+    BinaryBlocks,
+    Ring,
+    Circulant,
+    CirculantPow2,
+    CirculantLinear,
+    CirculantSqrt,
+    RecursiveHalving,
+    TopoRing,
+    Pipeline,
+    FibonacciTree,
+}
+
+/// What a run needs besides transport, reducer and vector.
+pub struct Job<'a> {
+    pub coll: Collective,
+    /// Reduce-scatter: the per-rank blocks (in elements).
+    pub blocks: &'a Blocks,
+    /// Reduce: the root.
+    pub root: usize,
+    pub commutative: bool,
+    /// The logical ring (`order[i]` = rank at position i), for algorithms that [`Descriptor::uses_ring`].
+    pub ring: &'a [usize],
+    /// `FASTRED_SEGMENT`, for the pipelined reduces.
+    pub segment_bytes: Option<usize>,
+    pub model: &'a CostModel,
+}
+
+/// Run an algorithm: `buf` holds this process's input and receives its result
+/// (see [`crate::algo`] for the conventions).
+pub type RunFn = fn(&dyn Transport, &dyn Reducer, &mut [u8], &Job) -> MpiResult;
+/// Estimated time (s) for a collective on `bytes` over `p` processes.
+pub type EstimateFn = fn(Collective, usize, usize, &CostModel) -> f64;
+
+/// One algorithm.
+pub struct Descriptor {
+    pub algorithm: Algorithm,
+    /// The name in `FASTRED_ALGO`, tables, logs and the C API.
+    pub name: &'static str,
+    /// Other names `FASTRED_ALGO` and tables accept.
+    pub aliases: &'static [&'static str],
+    /// The source it implements (paper and section).
+    pub source: &'static str,
+    pub collectives: &'static [Collective],
+    /// Combines strictly in rank order, so it can run non-commutative ops.
+    pub rank_ordered: bool,
+    /// Runs on the logical ring, which is computed (collectively) before the run.
+    pub uses_ring: bool,
+    pub estimate: Option<EstimateFn>,
+    /// `None` for `native`, which the MPI library runs.
+    pub run: Option<RunFn>,
+}
+
+use Collective::{Allreduce, Reduce, ReduceScatter, ReduceScatterBlock};
+const ALL_FOUR: &[Collective] = &[Allreduce, Reduce, ReduceScatter, ReduceScatterBlock];
+const ALLREDUCE_REDUCE: &[Collective] = &[Allreduce, Reduce];
+const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
+
+/// Every algorithm, in C API order.
+pub static REGISTRY: [Descriptor; 14] = [
+    Descriptor {
+        algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
+        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, estimate: None, run: None,
+    },
+    Descriptor {
+        algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
+        collectives: ALLREDUCE_REDUCE, rank_ordered: true, uses_ring: false,
+        estimate: Some(binomial::estimate), run: Some(binomial::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
+        collectives: &[Allreduce], rank_ordered: true, uses_ring: false,
+        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5",
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false,
+        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false,
+        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::Ring, name: "ring", aliases: &[], source: "Rabenseifner 2004 §3.7",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        estimate: Some(ring::estimate), run: Some(ring::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving),
+    },
+    Descriptor {
+        algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two),
+    },
+    Descriptor {
+        algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear),
+    },
+    Descriptor {
+        algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt),
+    },
+    Descriptor {
+        algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
+        source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
+        collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false,
+        estimate: Some(reduce_scatter_halving::estimate), run: Some(reduce_scatter_halving::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::TopoRing, name: "topo_ring", aliases: &[], source: "Patarasuk & Yuan §3.2",
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: true,
+        estimate: Some(ring::estimate), run: Some(topo_ring::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
+        collectives: &[Reduce], rank_ordered: false, uses_ring: false,
+        estimate: Some(pipeline::estimate), run: Some(pipeline::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
+        collectives: &[Reduce], rank_ordered: false, uses_ring: false,
+        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run),
+    },
+];
+
+/// The error for a run of a collective the algorithm does not implement: the
+/// selector never chooses one (`Algorithm::implements`), so this is a bug,
+/// reported as `MPI_ERR_INTERN`, never a silent substitute.
+pub fn not_implemented(name: &str, coll: Collective) -> MpiResult {
+    log::error!("internal error: {name} was chosen for {}, which it does not implement", coll.name());
+    Err(MpiError::Internal)
+}
+
+impl Algorithm {
+    /// Every algorithm, in registry (C API) order.
+    pub const ALL: [Algorithm; 14] = {
+        let mut all = [Algorithm::Native; 14];
+        let mut i = 0;
+        while i < 14 {
+            all[i] = REGISTRY[i].algorithm;
+            i += 1;
+        }
+        all
+    };
+
+    pub fn descriptor(self) -> &'static Descriptor {
+        &REGISTRY[self as usize]
+    }
+
+    /// The C API index.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name used in `FASTRED_ALGO`, tables and logs.
+    pub fn name(self) -> &'static str {
+        self.descriptor().name
+    }
+
+    /// By name or alias.
+    pub fn from_name(s: &str) -> Option<Algorithm> {
+        REGISTRY.iter().find(|d| d.name == s || d.aliases.contains(&s)).map(|d| d.algorithm)
+    }
+
+    /// Whether fastred implements `coll` with this algorithm.
+    pub fn implements(self, coll: Collective) -> bool {
+        self.descriptor().collectives.contains(&coll)
+    }
+
+    /// Whether the algorithm combines strictly in rank order (so it can run
+    /// non-commutative ops).
+    pub fn preserves_rank_order(self) -> bool {
+        self.descriptor().rank_ordered
+    }
+
+    /// Estimated time (s) of this algorithm for `coll` on `bytes` over `p`
+    /// processes (its paper's formula; first order: no contention, no
+    /// overlap); `None` where it does not implement `coll`, and for `native`.
+    pub fn estimate(self, coll: Collective, bytes: usize, p: usize, m: &CostModel) -> Option<f64> {
+        let f = self.descriptor().estimate.filter(|_| self.implements(coll))?;
+        Some(if p <= 1 { 0.0 } else { f(coll, bytes, p, m) })
+    }
+
+    /// The algorithms valid in `FASTRED_ALGO` for `coll`, for messages.
+    pub fn names_for(coll: Collective) -> Vec<&'static str> {
+        REGISTRY.iter().filter(|d| d.collectives.contains(&coll)).map(|d| d.name).collect()
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_positions_are_the_discriminants_and_names_are_unique() {
+        for (i, d) in REGISTRY.iter().enumerate() {
+            assert_eq!(d.algorithm as usize, i, "{}", d.name);
+            assert_eq!(Algorithm::from_name(d.name), Some(d.algorithm));
+            assert_eq!(d.run.is_some(), d.algorithm != Algorithm::Native, "{}", d.name);
+        }
+        let mut names: Vec<&str> = REGISTRY.iter().flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied())).collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate names");
+    }
+}
