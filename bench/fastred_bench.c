@@ -11,7 +11,11 @@
  *
  * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,native,ring,...|all]
  *                      [--time SECONDS] [--reps N] [--link-rate 50mbit] [--csv FILE]
- *                      [--factor F] [--quiet]
+ *                      [--factor F] [--latency] [--quiet]
+ * --latency: for vectors up to 64 KiB, each timing is a batch of back-to-back
+ * calls (as the OSU/IMB latency tests do; about 1 ms per batch, at most
+ * 10000 calls) and the time per call is reported, so microsecond calls are
+ * resolved; otherwise each timing is one call from a barrier.
  * Sizes go from MIN to MAX by a factor F (default 2). Every variant's result
  * is checked once per size (exact sums), so a wrong answer stops the run.
  */
@@ -107,15 +111,16 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
 }
 
 /* Select variant v (native: PMPI; default: fastred's own choice; else the
- * forced algorithm), then time one call of it on this rank, from a barrier. */
-static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts) {
+ * forced algorithm), then time `batch` back-to-back calls of it on this rank,
+ * from a barrier; returns the time per call. */
+static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts, int batch) {
     char spec[128];
     if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], v->name);
     if (have_fastred) force(v->algo >= 0 ? spec : NULL);
     PMPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    call(c, v->algo == -1, in, out, count, rcounts);
-    return MPI_Wtime() - t0;
+    for (int i = 0; i < batch; i++) call(c, v->algo == -1, in, out, count, rcounts);
+    return (MPI_Wtime() - t0) / batch;
 }
 
 static double bus_factor(int c) {
@@ -144,7 +149,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &procs);
     double min_size = 8, max_size = 16 * 1024 * 1024, target = 0.2, link_rate = 0, factor = 2;
-    int reps_fixed = 0, quiet = 0;
+    int reps_fixed = 0, quiet = 0, latency = 0;
     const char *colls = "allreduce,reduce,reduce_scatter,reduce_scatter_block", *algos = "all", *csv_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
@@ -157,6 +162,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--csv")) { csv_path = v; i++; }
         else if (!strcmp(a, "--factor")) { factor = atof(v); i++; if (factor < 1.01) factor = 2; }
         else if (!strcmp(a, "--quiet")) quiet = 1;
+        else if (!strcmp(a, "--latency")) latency = 1;
         else {
             if (!rank) fprintf(stderr, "fastred_bench: unknown argument '%s' (see the usage at the top of bench/fastred_bench.c)\n", a);
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -217,7 +223,7 @@ int main(int argc, char **argv) {
             double slowest = 0;
             int ran[32];
             for (int v = 0; v < nv; v++) {
-                double t = timed_call(c, &vs[v], in, out, count, rcounts);
+                double t = timed_call(c, &vs[v], in, out, count, rcounts, 1);
                 ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
                 if (t > slowest) slowest = t;
                 long wrong = check_result(c, out, count, rcounts);
@@ -228,12 +234,18 @@ int main(int argc, char **argv) {
                 }
             }
             PMPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            int batch = 1;
+            if (latency && bytes <= 65536) {
+                double calls = 1e-3 / (slowest > 1e-7 ? slowest : 1e-7);
+                batch = calls < 1 ? 1 : calls > 10000 ? 10000 : (int)calls;
+                slowest *= batch;
+            }
             int reps = reps_fixed > 0 ? reps_fixed : (int)(target / (slowest > 1e-9 ? slowest : 1e-9));
             if (reps_fixed <= 0) reps = reps < 3 ? 3 : reps > 200 ? 200 : reps;
             double *times = malloc(sizeof(double) * reps * nv);
             for (int k = 0; k < reps; k++) {
                 for (int v = 0; v < nv; v++) {
-                    double t = timed_call(c, &vs[v], in, out, count, rcounts);
+                    double t = timed_call(c, &vs[v], in, out, count, rcounts, batch);
                     PMPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
                     times[v * reps + k] = t;
                 }

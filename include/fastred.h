@@ -8,8 +8,8 @@
 /**
  * Algorithm index for the functions below: 0 native (calls handed to the MPI
  * library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
- * 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
- * 10 recursive_halving, 11 topo_ring, 12 pipeline, 13 fibonacci_tree
+ * 5 pairwise, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
+ * 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree
  * (`fastred_algorithm_name` returns NULL past the last).
  */
 typedef int FastredAlgorithm;
@@ -87,6 +87,13 @@ FastredAlgorithm fastred_last_algorithm(FastredCollective c);
  * `spec` must be NULL or a NUL-terminated string.
  */
 int fastred_force(const char *spec);
+
+/**
+ * Heap allocations fastred has made in this process so far (all threads).
+ * A program can read it around a loop of calls: on a communicator fastred
+ * has seen, a call makes none (tests/mpi/allocations.c).
+ */
+uint64_t fastred_allocations(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -27,8 +27,8 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 
 /// Algorithm index for the functions below: 0 native (calls handed to the MPI
 /// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
-/// 5 ring, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
-/// 10 recursive_halving, 11 topo_ring, 12 pipeline, 13 fibonacci_tree
+/// 5 pairwise, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
+/// 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree
 /// (`fastred_algorithm_name` returns NULL past the last).
 pub type FastredAlgorithm = c_int;
 
@@ -113,4 +113,12 @@ pub unsafe extern "C" fn fastred_force(spec: *const c_char) -> c_int {
     let (forced, warnings) = crate::config::parse_forced(&spec);
     crate::config::set_override(Some(forced));
     warnings.len() as c_int
+}
+
+/// Heap allocations fastred has made in this process so far (all threads).
+/// A program can read it around a loop of calls: on a communicator fastred
+/// has seen, a call makes none (tests/mpi/allocations.c).
+#[no_mangle]
+pub extern "C" fn fastred_allocations() -> u64 {
+    crate::allocations()
 }

@@ -9,7 +9,7 @@
 //!   `FASTRED_SEGMENT`, `FASTRED_PIECE`), in one broadcast of a fixed-size
 //!   header (plus the table's text if rank 0 has a `FASTRED_TUNING` file), so
 //!   ranks with differing environments still choose alike;
-//! - the logical ring for `topo_ring` (Patarasuk & Yuan §3.2), from every
+//! - the logical ring for `ring` (Patarasuk & Yuan §3.2), from every
 //!   rank's host name and rank 0's `FASTRED_TOPOLOGY`, computed only when a
 //!   call first needs it (collectively: every rank reaches that point in the
 //!   same call, because the need depends only on arguments MPI requires to
@@ -300,7 +300,7 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
 }
 
-/// The logical ring for `topo_ring`: from rank 0's `FASTRED_TOPOLOGY` file
+/// The logical ring for `ring`: from rank 0's `FASTRED_TOPOLOGY` file
 /// (Lemma 4) when it is set and valid, else Lemma 5's automatic order (ranks
 /// grouped by host). Problems with the file: one warning on rank 0, naming the
 /// line, then the automatic order.

@@ -235,9 +235,12 @@ mod tests {
         let (f, w) = parse_forced("ring");
         assert!(w.is_empty());
         assert_eq!(f.0, [Some(Ring); 4]);
-        let (f, w) = parse_forced("allreduce:ring, reduce:binomial");
+        let (f, w) = parse_forced("topo_ring");
+        assert!(w.is_empty(), "the ring's old name is an alias");
+        assert_eq!(f.0, [Some(Ring); 4]);
+        let (f, w) = parse_forced("allreduce:pairwise, reduce:binomial");
         assert!(w.is_empty());
-        assert_eq!(f.0, [Some(Ring), Some(Tree), None, None]);
+        assert_eq!(f.0, [Some(Pairwise), Some(Tree), None, None]);
         let (f, w) = parse_forced("tree");
         assert!(w.is_empty());
         assert_eq!(f.0, [Some(Tree), Some(Tree), None, None]);

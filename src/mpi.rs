@@ -12,7 +12,8 @@
 //! handler, not to the communicator the user passed.
 
 use crate::error::{check, MpiError, MpiResult};
-use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
+use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Op, MPI_Request};
+use crate::scratch::Pooled;
 use std::os::raw::{c_int, c_void};
 
 /// A pointer MPI may see for `data`. An empty slice's pointer is dangling
@@ -310,4 +311,100 @@ pub fn reduce_local(input: &[u8], inout: &mut [u8], extent: usize, datatype: MPI
         check(unsafe { ffi::PMPI_Reduce_local(buf_ptr(i), buf_mut_ptr(o), (o.len() / extent) as c_int, datatype, op) })?;
     }
     Ok(())
+}
+
+crate::pool_item!(MPI_Request);
+
+/// Blocking send of `data` as bytes to `to` with `tag`.
+pub fn send(comm: MPI_Comm, to: usize, tag: c_int, data: &[u8]) -> MpiResult {
+    // SAFETY: a buffer of data.len() bytes, read by MPI before the call returns.
+    check(unsafe { ffi::PMPI_Send(buf_ptr(data), int(data.len())?, handle::byte(), to as c_int, tag, comm) })
+}
+
+/// Blocking receive of up to `buf.len()` bytes from `from` with `tag`.
+pub fn recv(comm: MPI_Comm, from: usize, tag: c_int, buf: &mut [u8]) -> MpiResult {
+    // SAFETY: a buffer of buf.len() bytes, written by MPI before the call returns.
+    check(unsafe { ffi::PMPI_Recv(buf_mut_ptr(buf), int(buf.len())?, handle::byte(), from as c_int, tag, comm, ffi::RSMPI_STATUS_IGNORE) })
+}
+
+/// `MPI_Sendrecv` of bytes: `data` to `to`, into `buf` from `from`.
+pub fn sendrecv(comm: MPI_Comm, tag: c_int, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+    // SAFETY: buffers of the given lengths, used by MPI only during the call.
+    check(unsafe {
+        ffi::PMPI_Sendrecv(
+            buf_ptr(data), int(data.len())?, handle::byte(), to as c_int, tag,
+            buf_mut_ptr(buf), int(buf.len())?, handle::byte(), from as c_int, tag,
+            comm, ffi::RSMPI_STATUS_IGNORE,
+        )
+    })
+}
+
+/// Non-blocking requests on buffers borrowed for `'a`. Every request is
+/// completed before the buffers can go: by [`Requests::wait_all`], or, on an
+/// error path (a post that failed part way, a failed wait), by `Drop`, which
+/// cancels and completes whatever is still pending.
+pub struct Requests<'a> {
+    reqs: Pooled<MPI_Request>,
+    _buffers: std::marker::PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Requests<'a> {
+    pub fn new() -> Self {
+        Requests { reqs: Pooled::new(), _buffers: std::marker::PhantomData }
+    }
+
+    /// Post a send of `data` (borrowed until the requests complete).
+    pub fn isend(&mut self, comm: MPI_Comm, to: usize, tag: c_int, data: &'a [u8]) -> MpiResult {
+        let mut req = std::mem::MaybeUninit::uninit();
+        // SAFETY: `data` is borrowed for 'a, as long as `self`, which completes the request.
+        check(unsafe { ffi::PMPI_Isend(buf_ptr(data), int(data.len())?, handle::byte(), to as c_int, tag, comm, req.as_mut_ptr()) })?;
+        // SAFETY: initialised by the successful call.
+        self.reqs.push(unsafe { req.assume_init() });
+        Ok(())
+    }
+
+    /// Post a receive into `buf` (borrowed until the requests complete).
+    pub fn irecv(&mut self, comm: MPI_Comm, from: usize, tag: c_int, buf: &'a mut [u8]) -> MpiResult {
+        let mut req = std::mem::MaybeUninit::uninit();
+        // SAFETY: as above, for writing.
+        check(unsafe { ffi::PMPI_Irecv(buf_mut_ptr(buf), int(buf.len())?, handle::byte(), from as c_int, tag, comm, req.as_mut_ptr()) })?;
+        // SAFETY: initialised by the successful call.
+        self.reqs.push(unsafe { req.assume_init() });
+        Ok(())
+    }
+
+    /// Wait for every request, in the order posted. One `MPI_Wait` each
+    /// rather than `MPI_Waitall`, which reports only `MPI_ERR_IN_STATUS`: a
+    /// failed `MPI_Wait` returns the request's own error code. (All requests
+    /// were posted before the first wait, so waiting in turn loses no
+    /// overlap.) On failure, `Drop` completes the rest.
+    pub fn wait_all(mut self) -> MpiResult {
+        for i in 0..self.reqs.len() {
+            // SAFETY: a request posted above and not yet completed.
+            check(unsafe { ffi::PMPI_Wait(&mut self.reqs[i], ffi::RSMPI_STATUS_IGNORE) })?;
+        }
+        self.reqs.clear();
+        Ok(())
+    }
+}
+
+impl Default for Requests<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Requests<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a null request handle, read from the bindings' static.
+        let null = unsafe { ffi::RSMPI_REQUEST_NULL };
+        for req in self.reqs.iter_mut().filter(|r| **r != null) {
+            // SAFETY: a request posted above and not completed; cancelling and
+            // waiting completes it (MPI frees it and sets it to null).
+            unsafe {
+                ffi::PMPI_Cancel(req);
+                ffi::PMPI_Wait(req, ffi::RSMPI_STATUS_IGNORE);
+            }
+        }
+    }
 }

@@ -304,8 +304,8 @@ mod tests {
     fn default_table_adds_circulant_where_the_cost_model_says_it_wins() {
         assert_eq!(pick_default(ReduceScatter, 64, 3), Circulant);
         assert_eq!(pick_default(ReduceScatterBlock, 128 << 10, 100), Circulant);
-        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), TopoRing);
-        assert_eq!(pick_default(ReduceScatter, 1 << 20, 2), Ring);
+        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), Ring);
+        assert_eq!(pick_default(ReduceScatter, 1 << 20, 2), Pairwise);
         assert_eq!(pick_default(Allreduce, 128 << 10, 7), Circulant);
         assert_eq!(pick_default(Allreduce, 32 << 10, 96), Circulant);
         assert_eq!(pick_default(Reduce, 4096, 13), Circulant);
@@ -319,8 +319,8 @@ mod tests {
 
     #[test]
     fn default_table_has_the_measured_long_vector_rules() {
-        assert_eq!(pick_default(Allreduce, 256 << 10, 8), TopoRing);
-        assert_eq!(pick_default(Allreduce, 16 << 20, 13), TopoRing);
+        assert_eq!(pick_default(Allreduce, 256 << 10, 8), Ring);
+        assert_eq!(pick_default(Allreduce, 16 << 20, 13), Ring);
         assert_eq!(pick_default(Allreduce, 255 << 10, 8), Rabenseifner);
         assert_eq!(pick_default(Reduce, 64 << 10, 5), Pipeline);
         assert_eq!(pick_default(Reduce, 60 << 10, 5), Circulant);
@@ -332,17 +332,17 @@ mod tests {
         let mut s = shape(Allreduce, 4 << 20, 8);
         s.topology = true;
         let t = Table::default_table();
-        assert_eq!(choose(&s, None, &t).algorithm, TopoRing);
+        assert_eq!(choose(&s, None, &t).algorithm, Ring);
         for coll in [Reduce, ReduceScatter, ReduceScatterBlock] {
-            assert_eq!(choose(&Shape { coll, ..s }, None, &t).algorithm, TopoRing, "{coll:?}");
+            assert_eq!(choose(&Shape { coll, ..s }, None, &t).algorithm, Ring, "{coll:?}");
         }
         assert_eq!(choose(&Shape { bytes: 4096, ..s }, None, &t).algorithm, Rabenseifner);
         assert_eq!(choose(&Shape { commutative: false, ..s }, None, &t).algorithm, RecursiveDoubling);
         assert_eq!(choose(&Shape { topology: false, bytes: 128 << 10, ..s }, None, &t).algorithm, Rabenseifner);
-        assert_eq!(choose(&Shape { topology: true, bytes: 128 << 10, ..s }, None, &t).algorithm, TopoRing);
+        assert_eq!(choose(&Shape { topology: true, bytes: 128 << 10, ..s }, None, &t).algorithm, Ring);
         // Pipelines are reduce-only: forcing them elsewhere is ignored.
         let c = choose(&s, Some(Pipeline), &t);
-        assert!(c.override_ignored && c.algorithm == TopoRing);
+        assert!(c.override_ignored && c.algorithm == Ring);
         assert_eq!(choose(&Shape { coll: Reduce, ..s }, Some(FibonacciTree), &t).algorithm, FibonacciTree);
     }
 
@@ -376,9 +376,9 @@ mod tests {
         assert_eq!(pick(Reduce, 512, 13), Tree);
         assert_eq!(pick(Allreduce, 1 << 20, 64), Rabenseifner);
         assert_eq!(pick(Reduce, 1 << 20, 64), Rabenseifner);
-        assert_eq!(pick(Allreduce, 1 << 20, 7), Ring);
+        assert_eq!(pick(Allreduce, 1 << 20, 7), Pairwise);
         assert_eq!(pick(Allreduce, 4096, 7), Rabenseifner);
-        assert_eq!(pick(ReduceScatter, 1 << 20, 7), Ring);
+        assert_eq!(pick(ReduceScatter, 1 << 20, 7), Pairwise);
         // Binary blocks needs ≥ 16 KiB, p > 32 and δ_expo,max < lg(bytes)/2 − 2.5.
         // 96 processes (δ = 1): 32 KiB gives lg/2 − 2.5 = 5 > 1.
         assert_eq!(pick(Allreduce, 32 << 10, 96), BinaryBlocks);
@@ -410,23 +410,23 @@ mod tests {
     #[test]
     fn forced_choices_and_their_limits() {
         let t = Table::default_table();
-        let c = choose(&shape(Allreduce, 64, 8), Some(Ring), &t);
-        assert_eq!((c.algorithm, c.override_ignored), (Ring, false));
+        let c = choose(&shape(Allreduce, 64, 8), Some(Pairwise), &t);
+        assert_eq!((c.algorithm, c.override_ignored), (Pairwise, false));
         let c = choose(&shape(Reduce, 64, 8), Some(RecursiveDoubling), &t);
         assert_eq!((c.algorithm, c.override_ignored), (Tree, true));
         let mut s = shape(Allreduce, 1 << 20, 8);
         s.commutative = false;
-        let c = choose(&s, Some(Ring), &t);
+        let c = choose(&s, Some(Pairwise), &t);
         assert_eq!((c.algorithm, c.override_ignored), (RecursiveDoubling, true));
         assert_eq!(choose(&s, Some(Native), &t).algorithm, Native);
     }
 
     #[test]
     fn tables_parse_with_line_numbered_errors() {
-        let t = Table::parse("# c\nallreduce 1K-2M 3-  pow2,commutative ring\n* * * - tree\n", "t").unwrap();
+        let t = Table::parse("# c\nallreduce 1K-2M 3-  pow2,commutative pairwise\n* * * - tree\n", "t").unwrap();
         assert_eq!(t.rules.len(), 2);
         assert_eq!((t.rules[0].bytes, t.rules[0].procs, t.rules[0].line), ((1024, 2 << 20), (3, usize::MAX), 2));
-        assert_eq!(choose(&shape(Allreduce, 4096, 8), None, &t).algorithm, Ring);
+        assert_eq!(choose(&shape(Allreduce, 4096, 8), None, &t).algorithm, Pairwise);
         assert_eq!(choose(&shape(Allreduce, 4096, 7), None, &t).algorithm, Tree);
         assert!(choose(&shape(Allreduce, 4096, 7), None, &t).reason.to_string().contains("t line 3"));
         let e = Table::parse("\nallreduce * * - warp\n", "f").unwrap_err();

@@ -36,13 +36,19 @@ fn index(c: Collective, a: Algorithm) -> usize {
 /// The algorithm index (in `Algorithm::ALL`) of the last call of each collective, −1 before any.
 static LAST: [AtomicI32; 4] = [const { AtomicI32::new(-1) }; 4];
 
-/// Record one call.
-pub fn record(c: Collective, a: Algorithm, user_bytes: usize, traffic: Traffic, nanoseconds: u64) {
+/// Record one call: always its algorithm and the call count; with `full`
+/// (this process's `FASTRED_STATS`) also the bytes, messages and time, whose
+/// atomic adds would otherwise be most of what the per-call path costs.
+pub fn record(c: Collective, a: Algorithm, full: bool, user_bytes: usize, traffic: Traffic, nanoseconds: u64) {
     let a_index = a.index();
     LAST[c as usize].store(a_index as i32, Ordering::Relaxed);
     let at = index(c, a) * FIELDS;
-    let values = [1, user_bytes as u64, traffic.messages_sent, traffic.bytes_sent, traffic.bytes_received, nanoseconds];
-    for (slot, v) in TABLE[at..at + FIELDS].iter().zip(values) {
+    TABLE[at].fetch_add(1, Ordering::Relaxed);
+    if !full {
+        return;
+    }
+    let values = [user_bytes as u64, traffic.messages_sent, traffic.bytes_sent, traffic.bytes_received, nanoseconds];
+    for (slot, v) in TABLE[at + 1..at + FIELDS].iter().zip(values) {
         if v != 0 {
             slot.fetch_add(v, Ordering::Relaxed);
         }

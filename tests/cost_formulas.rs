@@ -2,12 +2,23 @@
 //! each process sends, in how many steps, for p = 1..64 and several n.
 //! (Vectors of 1-byte elements; n chosen so every split is exact.)
 
-use fastred::algo::recursive_halving::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, ring, topo_ring, Transport};
+mod common;
+use common::scrambled;
+
+use fastred::algo::halving_groups::{self, Group, Segments};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pairwise, pipeline, recursive_doubling, ring, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
 use fastred::transport::inproc::InProcess;
+use fastred::algo::circulant::{self, SkipKind, Skips};
+use fastred::algo::registry::{Job, REGISTRY};
+use fastred::algo::Blocks;
+use fastred::model::CostModel;
+use fastred::select::Collective;
+use fastred::op::Reducer;
+use fastred::transport::solo::Solo;
+use std::cell::Cell;
 
 type Algo = fn(&Counting<InProcess>, &BuiltinReducer, &mut [u8]) -> fastred::error::MpiResult;
 
@@ -22,16 +33,59 @@ fn traffic(p: usize, n: usize, algo: Algo) -> Vec<Traffic> {
     })
 }
 
+/// Every registered algorithm, on every collective it implements, counted:
+/// what the processes send is what they receive (no message lost or left
+/// over), and every process whose result depends on the others receives at
+/// least the (1 − 1/p) share of its result that it cannot hold itself — a
+/// lower bound no correct algorithm can beat. (The exact terms of each
+/// algorithm's paper are checked by the tests below.)
+#[test]
+fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = CostModel::default();
+    for d in REGISTRY.iter().filter(|d| d.run.is_some()) {
+        for &coll in d.collectives {
+            for p in 1..=20 {
+                let n = 60 * p + 7;
+                let even = Blocks::even(n, p);
+                let root = p / 2;
+                let per_rank = InProcess::run(p, |t| {
+                    let counting = Counting::new(t);
+                    let ring = scrambled(p);
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, segment_bytes: None, model: &model };
+                    let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+                    (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+                    counting.traffic()
+                });
+                let name = format!("{} {} p={p}", d.name, coll.name());
+                let sum = |f: fn(&Traffic) -> u64| per_rank.iter().map(f).sum::<u64>();
+                assert_eq!(sum(|t| t.bytes_sent), sum(|t| t.bytes_received), "{name}: bytes sent vs received");
+                assert_eq!(sum(|t| t.messages_sent), sum(|t| t.messages_received), "{name}: messages sent vs received");
+                let floor = |result: usize| (result as f64 * (1.0 - 1.0 / p as f64)).floor() as u64;
+                for (r, t) in per_rank.iter().enumerate() {
+                    let needed = match coll {
+                        Collective::Allreduce => floor(n),
+                        Collective::Reduce if r == root => floor(n),
+                        Collective::Reduce => 0,
+                        Collective::ReduceScatter | Collective::ReduceScatterBlock => floor(even.count(r)),
+                    };
+                    assert!(t.bytes_received >= needed, "{name}: rank {r} received {} < {needed}", t.bytes_received);
+                }
+            }
+        }
+    }
+}
+
 fn pof2(p: usize) -> usize {
     1 << p.ilog2()
 }
 
 #[test]
-fn ring_allreduce_sends_2_p_minus_1_over_p_n_in_2_p_minus_1_steps() {
+fn pairwise_allreduce_sends_2_p_minus_1_over_p_n_in_2_p_minus_1_steps() {
     for p in 1..=64 {
         for m in [1, 3] {
             let n = p * m;
-            for (r, t) in traffic(p, n, |t, op, b| ring::allreduce(t, op, b)).iter().enumerate() {
+            for (r, t) in traffic(p, n, |t, op, b| pairwise::allreduce(t, op, b)).iter().enumerate() {
                 assert_eq!(t.bytes_sent as usize, 2 * (p - 1) * n / p, "p={p} n={n} rank {r}");
                 assert_eq!(t.bytes_received, t.bytes_sent);
                 assert_eq!(t.steps as usize, 2 * (p - 1), "p={p}");
@@ -50,7 +104,7 @@ fn halving_doubling_power_of_two_sends_1_minus_1_over_p_n_per_phase() {
             let counting = Counting::new(t);
             let members: Vec<usize> = (0..p).collect();
             let mut buf = vec![1u8; n];
-            recursive_halving::reduce_scatter(&counting, &op, &mut buf, Segments { n }, &Group { members: &members, me: t.rank() }).unwrap();
+            halving_groups::reduce_scatter(&counting, &op, &mut buf, Segments { n }, &Group { members: &members, me: t.rank() }).unwrap();
             counting.traffic()
         });
         for t in &phase {
@@ -154,11 +208,6 @@ fn binary_blocks_avoids_the_removal_overhead_when_delta_expo_max_is_small() {
 
 // ---- Träff's circulant algorithms: counts for every p up to 1024 ----------
 
-use fastred::algo::circulant::{self, SkipKind, Skips};
-use fastred::algo::Blocks;
-use fastred::op::Reducer;
-use fastred::transport::solo::Solo;
-use std::cell::Cell;
 
 /// Counts the elements it reduces (blocks of one 1-byte element: blocks).
 struct CountingReducer(Cell<usize>);
@@ -247,23 +296,18 @@ fn other_skip_sequences_also_send_p_minus_1_blocks() {
 
 #[test]
 fn recursive_halving_reduce_scatter_sends_1_minus_1_over_p_n_for_powers_of_two() {
-    use fastred::algo::reduce_scatter_halving;
+    use fastred::algo::recursive_halving;
     for p in [2, 4, 8, 16, 32, 64] {
         let n = 3 * p;
         let blocks = Blocks::even(n, p);
         for rank in 0..p {
             let (t, op) = (Solo::new(rank, p), CountingReducer(Cell::new(0)));
             let mut buf = vec![0u8; n];
-            reduce_scatter_halving::reduce_scatter(&t, &op, &mut buf, &blocks).unwrap();
+            recursive_halving::reduce_scatter(&t, &op, &mut buf, &blocks).unwrap();
             let sent: usize = t.events().iter().filter_map(|e| e.sent).map(|(_, b)| b).sum();
             assert_eq!((sent, t.events().len()), (n - n / p, p.ilog2() as usize), "p={p} rank {rank}");
         }
     }
-}
-
-/// A ring order unlike rank order: even ranks, then odd ranks descending.
-fn scrambled(p: usize) -> Vec<usize> {
-    (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
 }
 
 /// Records every peer a process sends to.
@@ -293,7 +337,7 @@ impl Transport for Peers<'_> {
 }
 
 #[test]
-fn topology_ring_sends_2_n_minus_1_over_n_only_to_the_ring_successor() {
+fn ring_sends_2_n_minus_1_over_n_only_to_the_ring_successor() {
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
     for p in 1..=40 {
         let order = scrambled(p);
@@ -303,7 +347,7 @@ fn topology_ring_sends_2_n_minus_1_over_n_only_to_the_ring_successor() {
                 let counting = Counting::new(t);
                 let peers = Peers { inner: &counting, sent_to: Default::default() };
                 let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
-                topo_ring::allreduce(&peers, &op, &mut buf, &order).unwrap();
+                ring::allreduce(&peers, &op, &mut buf, &order).unwrap();
                 (counting.traffic(), peers.sent_to.into_inner())
             });
             for (r, (t, peers)) in got.iter().enumerate() {

@@ -8,6 +8,9 @@
 //! keep rank order for a non-commutative op. Then tests of what only some
 //! algorithms have (skip sequences, segment sizes, p = 1000).
 
+mod common;
+use common::{from_bytes, scrambled, to_bytes};
+
 use fastred::algo::circulant::{self, SkipKind, Skips};
 use fastred::algo::registry::{Descriptor, Job, REGISTRY};
 use fastred::algo::{fibonacci_tree, pipeline, Blocks, Transport};
@@ -34,7 +37,7 @@ fn roots(p: usize) -> Vec<usize> {
 
 /// Rank r's input: distinct, sign-varying values so wrong pairings show.
 fn int_input(r: usize, n: usize) -> Vec<i64> {
-    (0..n).map(|i| ((r as i64 + 3) * 1_000_003 + i as i64 * 7919) * if (r + i) % 3 == 0 { -1 } else { 1 }).collect()
+    (0..n).map(|i| ((r as i64 + 3) * 1_000_003 + i as i64 * 7919) * if (r + i).is_multiple_of(3) { -1 } else { 1 }).collect()
 }
 
 fn float_input(r: usize, n: usize) -> Vec<f64> {
@@ -43,18 +46,6 @@ fn float_input(r: usize, n: usize) -> Vec<f64> {
 
 fn sum_of_inputs(p: usize, n: usize) -> Vec<i64> {
     (0..p).map(|r| int_input(r, n)).fold(vec![0; n], |acc, v| acc.iter().zip(&v).map(|(a, b)| a.wrapping_add(*b)).collect())
-}
-
-fn to_bytes<T: Copy>(v: &[T]) -> Vec<u8> {
-    // SAFETY: plain numeric values.
-    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)).to_vec() }
-}
-
-fn from_bytes<T: Copy + Default>(b: &[u8]) -> Vec<T> {
-    let mut v = vec![T::default(); b.len() / std::mem::size_of::<T>()];
-    // SAFETY: sizes match; plain numeric values.
-    unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), v.as_mut_ptr() as *mut u8, b.len()) };
-    v
 }
 
 type AllreduceClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8]) -> MpiResult + Sync + 'a;
@@ -116,7 +107,9 @@ fn layouts(p: usize) -> Vec<Blocks> {
     ]
 }
 
-fn check_reduce_scatter(name: &str, p: usize, blocks: &Blocks, algo: &(dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], &Blocks) + Sync)) {
+type ReduceScatterClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], &Blocks) + Sync + 'a;
+
+fn check_reduce_scatter(name: &str, p: usize, blocks: &Blocks, algo: &ReduceScatterClosure) {
     let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
     let n = blocks.total();
     let want = sum_of_inputs(p, n);
@@ -278,11 +271,6 @@ fn affine_rank_ordered(p: usize, n: usize) -> Vec<u8> {
         AffineCompose.reduce(&to_bytes(&affine_input(r, n)), &mut acc, false).unwrap();
     }
     acc
-}
-
-/// A ring order unlike rank order: even ranks, then odd ranks descending.
-fn scrambled(p: usize) -> Vec<usize> {
-    (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
 }
 
 /// Segment sizes: the model's (every process count), then one element (more

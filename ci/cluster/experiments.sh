@@ -40,7 +40,7 @@ for c in "${cases[@]}"; do
         for p in 4 6 8 12 13 16; do
             r=$(rate_for $p); $cluster up star $p --rate $r
             bench star-allreduce-p$p $r -- --colls allreduce --sizes "$(sizes_for $p)" --factor 4 \
-                --algos native,default,rabenseifner,circulant,ring,topo_ring
+                --algos native,default,rabenseifner,circulant,pairwise,ring
         done ;;
     star-reduce)
         for p in 4 8 13; do
@@ -51,28 +51,28 @@ for c in "${cases[@]}"; do
     star-reduce-scatter)
         $cluster up star 8
         bench star-reduce-scatter-p8 50mbit -- --colls reduce_scatter_block --sizes 64K:16M --factor 4 \
-            --algos native,default,ring,circulant,recursive_halving,topo_ring ;;
+            --algos native,default,pairwise,circulant,recursive_halving,ring ;;
     transport)
         # The same 8 hosts: Open MPI's second TCP link per peer; fastred without its 32 KiB pieces.
         $cluster up star 8
         MPIRUN_EXTRA="--mca btl_tcp_links 2" bench transport-links2-p8 50mbit -- --colls allreduce --sizes 1M:16M --factor 4 \
-            --algos native,default,rabenseifner,topo_ring
+            --algos native,default,rabenseifner,ring
         bench transport-nopieces-p8 50mbit FASTRED_PIECE=1G -- --colls allreduce --sizes 1M:16M --factor 4 \
-            --algos native,default,rabenseifner,topo_ring
+            --algos native,default,rabenseifner,ring
         MPIRUN_EXTRA="--mca btl_tcp_links 2" bench transport-links2-nopieces-p8 50mbit FASTRED_PIECE=1G -- --colls allreduce \
-            --sizes 1M:16M --factor 4 --algos native,default,rabenseifner,topo_ring ;;
+            --sizes 1M:16M --factor 4 --algos native,default,rabenseifner,ring ;;
     topology)
         # Two switches, ranks interleaved across them; then a two-level tree.
         $cluster up dual 4 --place interleaved
         cp build/cluster/topology "$out/dual-interleaved.topology"
-        bench topology-dual-none 50mbit -- --colls allreduce --sizes 1M:4M --factor 4 --algos native,default,ring,topo_ring
+        bench topology-dual-none 50mbit -- --colls allreduce --sizes 1M:4M --factor 4 --algos native,default,pairwise,ring
         bench topology-dual-file 50mbit FASTRED_TOPOLOGY="$PWD/$out/dual-interleaved.topology" -- --colls allreduce \
-            --sizes 1M:4M --factor 4 --algos native,default,ring,topo_ring
+            --sizes 1M:4M --factor 4 --algos native,default,pairwise,ring
         $cluster up tree 2 4 --place interleaved
         cp build/cluster/topology "$out/tree-interleaved.topology"
-        bench topology-tree-none 50mbit -- --colls allreduce --sizes 4M:4M --algos native,default,topo_ring
+        bench topology-tree-none 50mbit -- --colls allreduce --sizes 4M:4M --algos native,default,ring
         bench topology-tree-file 50mbit FASTRED_TOPOLOGY="$PWD/$out/tree-interleaved.topology" -- --colls allreduce \
-            --sizes 4M:4M --algos native,default,topo_ring ;;
+            --sizes 4M:4M --algos native,default,ring ;;
     *) echo "unknown case '$c'"; exit 2 ;;
     esac
 done

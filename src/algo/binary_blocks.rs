@@ -15,11 +15,12 @@
 //! Segments are the nested ones of `recursive_halving`, so a segment of a
 //! smaller block is exactly the union of 2^Δ segments of the larger one.
 
-use super::recursive_halving::{self, final_segment, Group, Segments};
+use super::halving_groups::{self, final_segment, Group, Segments};
 use super::Transport;
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
+use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
 use crate::select::Collective;
 
@@ -31,28 +32,40 @@ struct Block {
 }
 
 impl Block {
-    fn members(&self) -> Vec<usize> {
+    fn members(&self) -> Pooled<usize> {
         (self.start..self.start + (1 << self.level)).collect()
     }
 }
 
-/// The blocks of p, largest first.
-fn blocks_of(p: usize) -> Vec<Block> {
+/// The blocks of p, largest first (one per bit of p: at most `usize::BITS`,
+/// kept inline).
+#[derive(Clone, Copy)]
+struct BlockList {
+    items: [Block; usize::BITS as usize],
+    len: usize,
+}
+
+impl std::ops::Deref for BlockList {
+    type Target = [Block];
+    fn deref(&self) -> &[Block] {
+        &self.items[..self.len]
+    }
+}
+
+fn blocks_of(p: usize) -> BlockList {
+    let mut list = BlockList { items: [Block { start: 0, level: 0 }; usize::BITS as usize], len: 0 };
     let mut start = 0;
-    (0..usize::BITS)
-        .rev()
-        .filter(|e| p >> e & 1 == 1)
-        .map(|level| {
-            let b = Block { start, level };
-            start += 1 << level;
-            b
-        })
-        .collect()
+    for level in (0..usize::BITS).rev().filter(|e| p >> e & 1 == 1) {
+        list.items[list.len] = Block { start, level };
+        list.len += 1;
+        start += 1 << level;
+    }
+    list
 }
 
 /// Where this process stands: its block's index and its rank in the block.
 struct Place {
-    blocks: Vec<Block>,
+    blocks: BlockList,
     index: usize,
     me: usize,
 }
@@ -92,7 +105,7 @@ fn reduce_into_largest_block(t: &(impl Transport + ?Sized), op: &(impl Reducer +
     let esz = op.elem_size();
     let block = at.block();
     let members = block.members();
-    recursive_halving::reduce_scatter(t, op, buf, seg, &Group { members: &members, me: at.me })?;
+    halving_groups::reduce_scatter(t, op, buf, seg, &Group { members: &members, me: at.me })?;
     let mine = seg.bytes(block.level, at.segment(), esz);
     if let Some(&smaller) = at.blocks.get(at.index + 1) {
         // One message from the smaller block's process whose segment contains mine.
@@ -131,7 +144,7 @@ pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bu
         t.send(to, &buf[seg.bytes(block.level, at.segment(), esz)])?;
     }
     let members = block.members();
-    recursive_halving::allgather(t, buf, seg, esz, &Group { members: &members, me: at.me })
+    halving_groups::allgather(t, buf, seg, esz, &Group { members: &members, me: at.me })
 }
 
 /// Reduce `buf` of all processes into `buf` at `root`.
@@ -153,11 +166,11 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         }
         if rank == root {
             t.recv(0, &mut buf[first])?;
-            return recursive_halving::gather(t, buf, seg, esz, &Group { members: &members, me: 0 }, 0, root);
+            return halving_groups::gather(t, buf, seg, esz, &Group { members: &members, me: 0 }, 0, root);
         }
     }
     if at.index == 0 {
-        recursive_halving::gather(t, buf, seg, esz, &Group { members: &members, me: at.me }, target, root)?;
+        halving_groups::gather(t, buf, seg, esz, &Group { members: &members, me: at.me }, target, root)?;
     }
     Ok(())
 }
@@ -174,9 +187,7 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
 /// §3.6: halving & doubling over the largest block, without the removal step
 /// (first order: the imbalance between blocks is not modelled).
 pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
-    let x = Terms::new(bytes, p, m);
-    let fp = 1.0 - 1.0 / x.pof2;
-    2.0 * x.pof2.log2() * x.a + 2.0 * fp * x.n * x.b + fp * x.n * x.g
+    super::halving_doubling::estimate_over_pof2(&Terms::new(bytes, p, m))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::select::Collective;
 pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
     let me = relative_rank(t.rank(), root, p);
-    let mut incoming = Vec::new();
+    let mut incoming = super::Scratch::empty();
     let mut distance = 1;
     while distance < p {
         if me & distance != 0 {
@@ -29,7 +29,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         }
         let child = me + distance;
         if child < p {
-            super::resize_scratch(&mut incoming, buf.len())?;
+            incoming.resize(buf.len())?;
             t.recv(absolute_rank(child, root, p), &mut incoming)?;
             op.reduce(&incoming, buf, false)?;
         }

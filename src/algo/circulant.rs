@@ -21,6 +21,7 @@ use super::{absolute_rank, relative_rank, split_read_write, Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::Job;
+use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
 use crate::select::Collective;
 
@@ -42,7 +43,7 @@ pub enum SkipKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skips {
     p: usize,
-    skips: Vec<usize>,
+    skips: Pooled<usize>,
 }
 
 impl Skips {
@@ -56,8 +57,8 @@ impl Skips {
             SkipKind::Linear => (1..p).rev().collect(),
             SkipKind::Sqrt => {
                 let b = (1..).find(|b: &usize| b * b >= p).unwrap_or(1);
-                let multiples = (1..).map(|m| m * b).take_while(|&s| s < p).collect::<Vec<_>>();
-                multiples.into_iter().rev().chain((1..b.min(p)).rev()).collect()
+                let multiples: Pooled<usize> = (1..).map(|m| m * b).take_while(|&s| s < p).collect();
+                multiples.iter().rev().copied().chain((1..b.min(p)).rev()).collect()
             }
         };
         let s = Skips { p, skips };
@@ -85,7 +86,7 @@ impl Skips {
         let fits = self.rounds().all(|(s_prev, s)| s_prev <= 2 * s);
         let mut reachable = vec![false; self.p];
         reachable[0] = true;
-        for &s in &self.skips {
+        for &s in self.skips.iter() {
             for i in (s..self.p).rev() {
                 reachable[i] |= reachable[i - s];
             }
@@ -97,16 +98,18 @@ impl Skips {
 /// Process `rank`'s rotated view of the blocks: R[i] is block (rank+i) mod p.
 struct Rotated {
     /// Byte offset of R[i] in the rotated buffer, for i = 0..=p.
-    offsets: Vec<usize>,
+    offsets: Pooled<usize>,
     rank: usize,
 }
 
 impl Rotated {
     fn new(blocks: &Blocks, rank: usize, elem: usize) -> Rotated {
         let p = blocks.len();
-        let mut offsets = vec![0];
+        let mut offsets = Pooled::new();
+        offsets.push(0);
         for i in 0..p {
-            offsets.push(offsets[i] + blocks.count((rank + i) % p) * elem);
+            let next = offsets[i] + blocks.count((rank + i) % p) * elem;
+            offsets.push(next);
         }
         Rotated { offsets, rank }
     }
@@ -117,7 +120,7 @@ impl Rotated {
     }
 
     /// The rotated copy of `natural` (blocks in rank order).
-    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<Vec<u8>> {
+    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<super::Scratch> {
         let p = blocks.len();
         let mut rotated = super::scratch(natural.len())?;
         for i in 0..p {
@@ -139,11 +142,11 @@ impl Rotated {
 /// process's fully reduced block.
 fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
     let (p, rank) = (t.size(), t.rank());
-    let mut incoming = Vec::new();
+    let mut incoming = super::Scratch::empty();
     for (s_prev, s) in skips.rounds() {
         let (to, from) = ((rank + s) % p, (rank + p - s) % p);
         let keep = rot.range(0, s_prev - s);
-        super::resize_scratch(&mut incoming, keep.len())?;
+        incoming.resize(keep.len())?;
         t.sendrecv(to, &r[rot.range(s, s_prev)], from, &mut incoming)?;
         op.reduce(&incoming, &mut r[keep], false)?;
     }
@@ -282,7 +285,7 @@ mod tests {
 
     #[test]
     fn invalid_sequences_are_rejected() {
-        assert!(!Skips { p: 10, skips: vec![3, 1] }.is_valid()); // 10 > 2·3
-        assert!(!Skips { p: 5, skips: vec![3, 2] }.is_valid()); // does not end in 1
+        assert!(!Skips { p: 10, skips: [3, 1].into_iter().collect() }.is_valid()); // 10 > 2·3
+        assert!(!Skips { p: 5, skips: [3, 2].into_iter().collect() }.is_valid()); // does not end in 1
     }
 }

@@ -52,7 +52,7 @@ pub fn links(q: usize, p: usize) -> TreeLinks {
         let (taller, shorter) = split(size);
         let (t_root, s_root) = (first + 1, first + 1 + taller);
         if q == first {
-            let mut children = vec![];
+            let mut children = crate::scratch::Pooled::new();
             if shorter > 0 {
                 children.push(s_root);
             }
@@ -135,6 +135,6 @@ mod tests {
             }
         }
         // Seven nodes: the article's picture, T_3 = root + T_2 (4 nodes) + T_1 (2 nodes).
-        assert_eq!(links(0, 7).children, vec![5, 1]);
+        assert_eq!(links(0, 7).children[..], [5, 1]);
     }
 }

@@ -11,18 +11,19 @@
 //! after the first reduction (no extra cost). Cost, power-of-two p:
 //! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
 
-use super::recursive_halving::{self, Group, Segments};
+use super::halving_groups::{self, Group, Segments};
 use super::Transport;
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
+use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
 use crate::select::Collective;
 
 /// The power-of-two group left after the removal step, and this process's place.
 struct Survivors {
     /// Group rank → process.
-    members: Vec<usize>,
+    members: Pooled<usize>,
     /// This process's group rank, if it survives.
     me: Option<usize>,
 }
@@ -35,7 +36,7 @@ fn remove_extra(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf
     let pof2 = 1 << p.ilog2();
     let removed = p - pof2;
     let survivor_of_pair = |i: usize| if root == Some(2 * i + 1) { 2 * i + 1 } else { 2 * i };
-    let members: Vec<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
+    let members: Pooled<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
     if rank >= 2 * removed {
         return Ok(Survivors { me: Some(rank - removed), members });
     }
@@ -63,8 +64,8 @@ pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bu
     let survivors = remove_extra(t, op, buf, None)?;
     if let Some(me) = survivors.me {
         let group = Group { members: &survivors.members, me };
-        recursive_halving::reduce_scatter(t, op, buf, seg, &group)?;
-        recursive_halving::allgather(t, buf, seg, esz, &group)?;
+        halving_groups::reduce_scatter(t, op, buf, seg, &group)?;
+        halving_groups::allgather(t, buf, seg, esz, &group)?;
     }
     // Hand the result to the removed processes.
     let (rank, removed) = (t.rank(), t.size() - survivors.members.len());
@@ -85,9 +86,9 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let survivors = remove_extra(t, op, buf, Some(root))?;
     let Some(me) = survivors.me else { return Ok(()) };
     let group = Group { members: &survivors.members, me };
-    recursive_halving::reduce_scatter(t, op, buf, seg, &group)?;
+    halving_groups::reduce_scatter(t, op, buf, seg, &group)?;
     let target = survivors.members.iter().position(|&m| m == root).expect("the root survives the removal step");
-    recursive_halving::gather(t, buf, seg, esz, &group, target, root)
+    halving_groups::gather(t, buf, seg, esz, &group, target, root)
 }
 
 /// Registry entry: allreduce, reduce.
@@ -102,6 +103,11 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
 /// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step.
 pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);
+    estimate_over_pof2(&x) + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g))
+}
+
+/// Halving & doubling among p' processes: 2 lg p' α + 2(1 − 1/p')nβ + (1 − 1/p')nγ.
+pub fn estimate_over_pof2(x: &Terms) -> f64 {
     let fp = 1.0 - 1.0 / x.pof2;
-    2.0 * x.pof2.log2() * x.a + 2.0 * fp * x.n * x.b + fp * x.n * x.g + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g))
+    2.0 * x.pof2.log2() * x.a + 2.0 * fp * x.n * x.b + fp * x.n * x.g
 }

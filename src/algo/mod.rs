@@ -16,42 +16,22 @@ pub mod circulant;
 pub mod fibonacci_tree;
 pub mod halving_doubling;
 pub mod pipeline;
+pub mod halving_groups;
 pub mod recursive_halving;
-pub mod reduce_scatter_halving;
 pub mod registry;
 pub mod streaming;
 pub mod recursive_doubling;
+pub mod pairwise;
 pub mod ring;
-pub mod topo_ring;
 
-use crate::error::{MpiError, MpiResult};
+use crate::error::MpiResult;
 use std::ops::Range;
 
-/// A zeroed scratch buffer of `len` bytes. A failed allocation is
-/// `MpiError::NoMemory` (the user gets `MPI_ERR_NO_MEM`), never an abort as
-/// with `vec![0; len]`. Large buffers come from `calloc`-like zeroed pages,
-/// untouched until used.
-pub fn scratch(len: usize) -> MpiResult<Vec<u8>> {
-    if len == 0 {
-        return Ok(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| MpiError::NoMemory)?;
-    // SAFETY: `layout` has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-    if ptr.is_null() {
-        return Err(MpiError::NoMemory);
-    }
-    // SAFETY: `ptr` was allocated by the global allocator with the layout of a
-    // `Vec<u8>` of capacity `len`, and all `len` bytes are initialised (zero).
-    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
-}
+pub use crate::scratch::Scratch;
 
-/// Resize a scratch buffer to `len` bytes (new bytes zero), failing with
-/// `MpiError::NoMemory` instead of aborting.
-pub fn resize_scratch(buf: &mut Vec<u8>, len: usize) -> MpiResult {
-    buf.try_reserve_exact(len.saturating_sub(buf.len())).map_err(|_| MpiError::NoMemory)?;
-    buf.resize(len, 0);
-    Ok(())
+/// `len` bytes of scratch (pooled; see [`crate::scratch`]).
+pub fn scratch(len: usize) -> MpiResult<Scratch> {
+    Scratch::new(len)
 }
 
 /// Point-to-point messaging among the `size()` processes of one communicator.
@@ -136,7 +116,7 @@ impl Blocks {
     }
 
     /// Byte ranges of all blocks, in order.
-    pub fn byte_ranges(&self, elem: usize) -> Vec<Range<usize>> {
+    pub fn byte_ranges(&self, elem: usize) -> crate::scratch::Pooled<Range<usize>> {
         (0..self.len()).map(|i| self.bytes(i, elem)).collect()
     }
 

@@ -1,150 +1,97 @@
-//! Building blocks shared by recursive halving & doubling (Rabenseifner 2004
-//! §3.5) and binary blocks (§3.6), run inside a *group* of 2^e processes:
-//!
-//! - [`reduce_scatter`]: recursive vector halving with distance doubling. In
-//!   step k (distance 2^k) each process keeps the lower or upper half of its
-//!   current window (bit k of its group rank decides), sends the other half to
-//!   its partner and reduces the half it keeps. After e steps group rank q holds
-//!   the reduced segment `bitrev_e(q)` of the level-e segmentation. Any order of
-//!   the scattered result is allowed (footnote 1), so the longest messages go to
-//!   the nearest neighbour.
-//! - [`allgather`]: the reverse, vector doubling with distance halving.
-//! - [`gather`]: the same pattern one way, to one group member (§3.5 "Reduce").
-//!
-//! Segments are *nested*: level-e segment j is elements [⌊j·n/2^e⌋, ⌊(j+1)·n/2^e⌋),
-//! which is exactly the union of level-(e+1) segments 2j and 2j+1. Binary blocks
-//! relies on this to hand segments between blocks of different sizes.
+//! Recursive-halving reduce-scatter for `MPI_Reduce_scatter(_block)` (any block
+//! sizes, result in rank order): Rabenseifner 2004 §3.5 footnote 1 and Thakur &
+//! Gropp. Distance *halving* (partners at p'/2, p'/4, …, 1) keeps, in every
+//! step, the half of the current window that contains this process's own
+//! blocks, so each process ends with its own block and no final permutation is
+//! needed (the distance-doubling variant of §3.5 ends with a bit-reversed
+//! order). For p not a power of two, the first 2r processes (r = p − p') fold
+//! pairwise first: rank 2i hands its whole vector to 2i+1, which then works for
+//! both, and finally returns block 2i. Cost: lg p' α + (1 − 1/p')nβ(+γ), plus
+//! α + nβ and α for the fold when p is not a power of two.
 
-use super::Transport;
+use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use std::ops::Range;
+use super::registry::{not_implemented, Job};
+use crate::model::{CostModel, Terms};
+use crate::select::Collective;
 
-/// The level-`level` segmentation of a vector of `n` elements.
-#[derive(Clone, Copy, Debug)]
-pub struct Segments {
-    pub n: usize,
+/// The slots of the p' survivors: slot i covers the blocks of the processes it
+/// works for (2i and 2i+1 for i < r, else i + r), consecutive in rank order.
+struct Slots {
+    removed: usize,
+    pof2: usize,
 }
 
-impl Segments {
-    /// Elements of segment `j` at `level` (2^level segments).
-    pub fn elems(&self, level: u32, j: usize) -> Range<usize> {
-        let bound = |j: usize| ((j as u128 * self.n as u128) >> level) as usize;
-        bound(j)..bound(j + 1)
+impl Slots {
+    fn first_block(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot } else { slot + self.removed }
     }
 
-    /// Bytes of segment `j` at `level` for elements of `elem` bytes.
-    pub fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize> {
-        let r = self.elems(level, j);
-        r.start * elem..r.end * elem
+    fn process(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot + 1 } else { slot + self.removed }
     }
-}
 
-/// The segment (at level e) that group rank `q` of a 2^e group holds after
-/// [`reduce_scatter`]: q with its e low bits reversed.
-pub fn final_segment(q: usize, e: u32) -> usize {
-    if e == 0 { 0 } else { q.reverse_bits() >> (usize::BITS - e) }
-}
-
-/// 2^e processes, group rank i being process `members[i]` of the transport.
-pub struct Group<'a> {
-    pub members: &'a [usize],
-    /// This process's group rank.
-    pub me: usize,
-}
-
-impl Group<'_> {
-    pub fn level(&self) -> u32 {
-        debug_assert!(self.members.len().is_power_of_two());
-        self.members.len().trailing_zeros()
+    /// Bytes of the blocks of slots `lo..hi`.
+    fn bytes(&self, blocks: &Blocks, lo: usize, hi: usize, elem: usize) -> Range<usize> {
+        blocks.bytes_of_range(self.first_block(lo), self.first_block(hi), elem)
     }
 }
 
-/// Recursive halving, distance doubling, within `group`: on entry `buf` holds
-/// this process's whole vector, on return its level-e segment
-/// `final_segment(me, e)` holds the group's reduction of that segment (the rest
-/// of `buf` is scratch). Partners combine lower group rank ∘ higher group rank.
-pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
-    let e = group.level();
-    let esz = op.elem_size();
-    let mut window = 0; // level-k segment index of the current window
-    let mut incoming = Vec::new();
-    for k in 0..e {
-        let partner = group.me ^ (1 << k);
-        let keep_upper = group.me & (1 << k) != 0;
-        let (keep, give) = if keep_upper { (2 * window + 1, 2 * window) } else { (2 * window, 2 * window + 1) };
-        let keep_bytes = seg.bytes(k + 1, keep, esz);
-        super::resize_scratch(&mut incoming, keep_bytes.len())?;
-        t.sendrecv(group.members[partner], &buf[seg.bytes(k + 1, give, esz)], group.members[partner], &mut incoming)?;
-        op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
-        window = keep;
+/// On return block `rank` of `buf` holds the reduction of block `rank` of all
+/// inputs (the rest of `buf` is scratch).
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    if p == 1 {
+        return Ok(());
     }
-    Ok(())
-}
-
-/// Vector doubling, distance halving, within `group`: on entry this process's
-/// segment `final_segment(me, e)` of `buf` is final, on return all of `buf` is.
-pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group) -> MpiResult {
-    let e = group.level();
-    let mut mine = final_segment(group.me, e);
-    for k in (0..e).rev() {
-        let partner = group.me ^ (1 << k);
-        let theirs = mine ^ 1;
-        let (out, into) = super::split_read_write(buf, seg.bytes(k + 1, mine, elem), seg.bytes(k + 1, theirs, elem));
-        t.sendrecv(group.members[partner], out, group.members[partner], into)?;
-        mine >>= 1;
-    }
-    Ok(())
-}
-
-/// Gather the final segments to group rank `target`, the reverse of
-/// [`reduce_scatter`] one way (§3.5 "Reduce"): in the step for bit k, the
-/// processes whose bit k equals the target's receive their partner's part and
-/// the others send theirs and stop. `deliver_to` maps the tree's root to the
-/// process that really receives its messages (binary blocks' root outside the
-/// block); it is `group.members[target]` otherwise.
-pub fn gather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group, target: usize, deliver_to: usize) -> MpiResult {
-    let e = group.level();
-    let mut mine = final_segment(group.me, e);
-    for k in (0..e).rev() {
-        let bit = 1 << k;
-        let partner = group.me ^ bit;
-        let receiver = |q: usize| if q == target { deliver_to } else { group.members[q] };
-        if group.me & bit == target & bit {
-            t.recv(group.members[partner], &mut buf[seg.bytes(k + 1, mine ^ 1, elem)])?;
-        } else {
-            return t.send(receiver(partner), &buf[seg.bytes(k + 1, mine, elem)]);
+    let pof2 = 1 << p.ilog2();
+    let slots = Slots { removed: p - pof2, pof2 };
+    let me = if rank < 2 * slots.removed {
+        if rank % 2 == 0 {
+            t.send(rank + 1, buf)?;
+            return t.recv(rank + 1, &mut buf[blocks.bytes(rank, esz)]);
         }
-        mine >>= 1;
+        let mut incoming = super::scratch(buf.len())?;
+        t.recv(rank - 1, &mut incoming)?;
+        op.reduce(&incoming, buf, true)?;
+        rank / 2
+    } else {
+        rank - slots.removed
+    };
+
+    let (mut lo, mut hi) = (0, slots.pof2);
+    let mut incoming = super::Scratch::empty();
+    let mut distance = slots.pof2 / 2;
+    while distance > 0 {
+        let partner = me ^ distance;
+        let mid = lo + (hi - lo) / 2;
+        let (keep, give) = if me < mid { ((lo, mid), (mid, hi)) } else { ((mid, hi), (lo, mid)) };
+        let keep_bytes = slots.bytes(blocks, keep.0, keep.1, esz);
+        incoming.resize(keep_bytes.len())?;
+        let peer = slots.process(partner);
+        t.sendrecv(peer, &buf[slots.bytes(blocks, give.0, give.1, esz)], peer, &mut incoming)?;
+        op.reduce(&incoming, &mut buf[keep_bytes], partner < me)?;
+        (lo, hi) = keep;
+        distance /= 2;
+    }
+    if me < slots.removed {
+        t.send(rank - 1, &buf[blocks.bytes(rank - 1, esz)])?;
     }
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn segments_nest_and_cover() {
-        for n in [0, 1, 5, 13, 1000] {
-            let s = Segments { n };
-            for level in 0..5 {
-                let mut end = 0;
-                for j in 0..1 << level {
-                    let r = s.elems(level, j);
-                    assert_eq!(r.start, end);
-                    end = r.end;
-                    let (a, b) = (s.elems(level + 1, 2 * j), s.elems(level + 1, 2 * j + 1));
-                    assert_eq!((a.start, a.end, b.end), (r.start, b.start, r.end));
-                }
-                assert_eq!(end, n);
-            }
-        }
+/// Registry entry: the reduce-scatters.
+pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    match job.coll {
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
+        other => not_implemented("recursive_halving", other),
     }
+}
 
-    #[test]
-    fn final_segments_are_bit_reversed_ranks() {
-        assert_eq!((0..8).map(|q| final_segment(q, 3)).collect::<Vec<_>>(), vec![0, 4, 2, 6, 1, 5, 3, 7]);
-        assert_eq!(final_segment(0, 0), 0);
-    }
+/// ⌈lg p⌉ rounds moving (1 − 1/p)n, plus the fold for p ≠ 2^k.
+pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+    let x = Terms::new(bytes, p, m);
+    x.lg * x.a + x.frac * x.n * (x.b + x.g) + x.extra * (x.a + x.n * x.b)
 }

@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, pipeline, recursive_doubling, reduce_scatter_halving, ring, topo_ring};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, pairwise, pipeline, recursive_doubling, recursive_halving, ring};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -28,13 +28,13 @@ pub enum Algorithm {
     RecursiveDoubling,
     Rabenseifner,
     BinaryBlocks,
-    Ring,
+    Pairwise,
     Circulant,
     CirculantPow2,
     CirculantLinear,
     CirculantSqrt,
     RecursiveHalving,
-    TopoRing,
+    Ring,
     Pipeline,
     FibonacciTree,
 }
@@ -111,9 +111,9 @@ pub static REGISTRY: [Descriptor; 14] = [
         estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run),
     },
     Descriptor {
-        algorithm: Algorithm::Ring, name: "ring", aliases: &[], source: "Rabenseifner 2004 §3.7",
+        algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
-        estimate: Some(ring::estimate), run: Some(ring::run),
+        estimate: Some(pairwise::estimate), run: Some(pairwise::run),
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
@@ -139,12 +139,12 @@ pub static REGISTRY: [Descriptor; 14] = [
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
         collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false,
-        estimate: Some(reduce_scatter_halving::estimate), run: Some(reduce_scatter_halving::run),
+        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run),
     },
     Descriptor {
-        algorithm: Algorithm::TopoRing, name: "topo_ring", aliases: &[], source: "Patarasuk & Yuan §3.2",
+        algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: true,
-        estimate: Some(ring::estimate), run: Some(topo_ring::run),
+        estimate: Some(ring::estimate), run: Some(ring::run),
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",

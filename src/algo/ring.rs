@@ -1,76 +1,141 @@
-//! Ring algorithms, Rabenseifner 2004 §3.2 ("Ring algorithms") and §3.7 (after
-//! Thakur & Gropp): a reduce-scatter by *pairwise exchange*, completed by a ring
-//! allgather (allreduce) or by every process sending its result block straight
-//! to the root (reduce). Bandwidth-optimal for any p; p−1 latencies per phase.
-//! Requires a commutative op (contributions to a block arrive in ring order).
+//! The ring (`ring`; `topo_ring` is an alias): the bandwidth-efficient
+//! all-reduce of Patarasuk & Yuan §3.2 (the ring of Rabenseifner 2004 §3.2 and
+//! §3.7 for both phases): a ring reduce-scatter followed by a ring allgather
+//! over a *logical ring* — rank order, or, when fastred knows the topology
+//! (ranks grouped by host, or a `FASTRED_TOPOLOGY` file), the order
+//! `F(0) → F(1) → … → F(N−1) → F(0)`, a permutation of the ranks chosen so
+//! that no two ring edges share a directed network link (Lemma 4, see
+//! [`crate::topology`]). Every message goes to the ring successor, so each
+//! process sends exactly 2(N−1)/N·n bytes in 2(N−1) steps (Lemma 3: optimal).
+//! Requires a commutative op (a segment is combined in ring order).
 
-use super::topo_ring::{self, RingPosition};
-use super::{Blocks, Transport};
+use super::{split_read_write, Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use std::ops::Range;
 use super::registry::Job;
 use crate::model::{CostModel, Terms};
+use crate::scratch::Pooled;
 use crate::select::Collective;
 
-/// Reduce-scatter by pairwise exchange: in step i = 1..p−1 each process sends
-/// its input for block rank+i to process rank+i and reduces the input for its
-/// own block received from rank−i. Afterwards block `rank` of `buf` holds the
-/// reduced block; the other blocks still hold this process's input.
-pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
-    let (p, r, e) = (t.size(), t.rank(), op.elem_size());
-    let mut incoming = super::scratch(blocks.count(r) * e)?;
-    for step in 1..p {
-        let to = (r + step) % p;
-        let from = (r + p - step) % p;
-        t.sendrecv(to, &buf[blocks.bytes(to, e)], from, &mut incoming)?;
-        op.reduce(&incoming, &mut buf[blocks.bytes(r, e)], from < r)?;
+/// This process's place in a logical ring: `order[i]` is the rank at ring
+/// position i.
+#[derive(Clone, Debug)]
+pub struct RingPosition<'a> {
+    order: &'a [usize],
+    position: usize,
+}
+
+impl<'a> RingPosition<'a> {
+    /// The position of `rank` in `order` (a permutation of 0..order.len()).
+    pub fn of(order: &'a [usize], rank: usize) -> RingPosition<'a> {
+        let position = order.iter().position(|&r| r == rank).expect("the ring order holds every rank");
+        RingPosition { order, position }
+    }
+
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Position `i` steps after this one (`i` may exceed the ring length).
+    fn ahead(&self, i: usize) -> usize {
+        (self.position + i) % self.len()
+    }
+
+    /// Position `i` steps before this one.
+    fn behind(&self, i: usize) -> usize {
+        (self.position + self.len() * 2 - i % self.len()) % self.len()
+    }
+
+    fn successor(&self) -> usize {
+        self.order[self.ahead(1)]
+    }
+
+    fn predecessor(&self) -> usize {
+        self.order[self.behind(1)]
+    }
+}
+
+/// Ring reduce-scatter (§3.2, Figure 3): segment `k` is `buf[segments[k]]`.
+/// In iteration j = 1..N−1 the process at position i sends its partial
+/// result for segment i−j to its successor and folds the predecessor's partial
+/// result for segment i−j−1 into its own. Afterwards position i holds the
+/// reduction of segment i; the other segments hold partial results.
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+    let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut incoming = super::scratch(longest)?;
+    for j in 1..ring.len() {
+        let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
+        let into = &mut incoming[..segments[arriving].len()];
+        t.sendrecv(ring.successor(), &buf[segments[sending].clone()], ring.predecessor(), into)?;
+        op.reduce(into, &mut buf[segments[arriving].clone()], true)?;
     }
     Ok(())
 }
 
-/// Ring allgather (§3.2): in step i each process passes block rank−i to its
-/// right neighbour and receives block rank−i−1 from its left neighbour (the
-/// logical ring of [`topo_ring`] in rank order).
-pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], blocks: &Blocks, elem: usize) -> MpiResult {
-    let order = topo_ring::rank_order(t.size());
-    topo_ring::allgather(t, buf, &blocks.byte_ranges(elem), &RingPosition::of(&order, t.rank()))
-}
-
-/// Allreduce: pairwise-exchange reduce-scatter over p nearly equal blocks, then
-/// ring allgather. Each block is reduced by exactly one process, so every rank
-/// ends with bit-identical data. Cost (§3.7): 2(p−1)α + 2nβ + nγ − (2nβ + nγ)/p.
-pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
-    let blocks = Blocks::even(buf.len() / op.elem_size(), t.size());
-    reduce_scatter(t, op, buf, &blocks)?;
-    allgather(t, buf, &blocks, op.elem_size())
-}
-
-/// Reduce: pairwise-exchange reduce-scatter, then each process sends its
-/// result block directly to `root` (§3.7). The result is in `buf` at `root`.
-pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
-    let (p, r, e) = (t.size(), t.rank(), op.elem_size());
-    let blocks = Blocks::even(buf.len() / e, p);
-    reduce_scatter(t, op, buf, &blocks)?;
-    if r == root {
-        for from in (0..p).filter(|&q| q != root) {
-            t.recv(from, &mut buf[blocks.bytes(from, e)])?;
-        }
-        Ok(())
-    } else {
-        t.send(root, &buf[blocks.bytes(r, e)])
+/// Ring allgather (§3.2, after [4]): position i starts with segment i and in
+/// each of N−1 iterations forwards what it last received to its successor.
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+    for j in 0..ring.len().saturating_sub(1) {
+        let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
+        let (out, into) = split_read_write(buf, segments[sending].clone(), segments[arriving].clone());
+        t.sendrecv(ring.successor(), out, ring.predecessor(), into)?;
     }
+    Ok(())
 }
 
-/// Registry entry: all four collectives (pairwise exchange for reduce-scatter).
+/// Byte ranges of nearly equal segments, one per ring position.
+fn even_segments(buf: &[u8], elem: usize, parts: usize) -> Pooled<Range<usize>> {
+    Blocks::even(buf.len() / elem, parts).byte_ranges(elem)
+}
+
+/// Allreduce on the logical ring `order`. One process reduces each segment,
+/// so all ranks end with bit-identical results.
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let segments = even_segments(buf, op.elem_size(), t.size());
+    reduce_scatter(t, op, buf, &segments, &ring)?;
+    allgather(t, buf, &segments, &ring)
+}
+
+/// `MPI_Reduce_scatter` on the ring: the position of rank r reduces r's
+/// block, so every rank ends with its own block at `blocks.bytes(r)`.
+pub fn reduce_scatter_blocks(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks, order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let segments: Pooled<Range<usize>> = order.iter().map(|&r| blocks.bytes(r, op.elem_size())).collect();
+    reduce_scatter(t, op, buf, &segments, &ring)
+}
+
+/// Reduce: the ring reduce-scatter, then every process sends its reduced
+/// segment to `root` (as the ring reduce of Rabenseifner §3.7).
+pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize, order: &[usize]) -> MpiResult {
+    let ring = RingPosition::of(order, t.rank());
+    let segments = even_segments(buf, op.elem_size(), t.size());
+    reduce_scatter(t, op, buf, &segments, &ring)?;
+    if t.rank() != root {
+        return t.send(root, &buf[segments[ring.position].clone()]);
+    }
+    for (k, &from) in order.iter().enumerate().filter(|(_, &r)| r != root) {
+        t.recv(from, &mut buf[segments[k].clone()])?;
+    }
+    Ok(())
+}
+
+/// The identity ring `0 → 1 → … → p−1`, for callers without a topology.
+pub fn rank_order(p: usize) -> Pooled<usize> {
+    (0..p).collect()
+}
+
+/// Registry entry: all four collectives on the job's logical ring.
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     match job.coll {
-        Collective::Allreduce => allreduce(t, op, buf),
-        Collective::Reduce => reduce(t, op, buf, job.root),
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
+        Collective::Allreduce => allreduce(t, op, buf, job.ring),
+        Collective::Reduce => reduce(t, op, buf, job.root, job.ring),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter_blocks(t, op, buf, job.blocks, job.ring),
     }
 }
 
-/// §3.7 and Patarasuk & Yuan: p − 1 steps per phase.
+/// Patarasuk & Yuan and Rabenseifner §3.7: p − 1 steps per phase.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);
     match coll {

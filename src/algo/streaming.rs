@@ -7,6 +7,7 @@
 use super::{relative_rank, absolute_rank, Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
+use crate::scratch::Pooled;
 use std::ops::Range;
 
 /// A process's neighbours in a reduction tree rooted at relative rank 0.
@@ -14,7 +15,7 @@ use std::ops::Range;
 pub struct TreeLinks {
     pub parent: Option<usize>,
     /// Received from in this order, for every segment.
-    pub children: Vec<usize>,
+    pub children: Pooled<usize>,
 }
 
 impl TreeLinks {
@@ -22,21 +23,21 @@ impl TreeLinks {
     pub fn absolute(self, root: usize, p: usize) -> TreeLinks {
         TreeLinks {
             parent: self.parent.map(|q| absolute_rank(q, root, p)),
-            children: self.children.into_iter().map(|q| absolute_rank(q, root, p)).collect(),
+            children: self.children.iter().map(|&q| absolute_rank(q, root, p)).collect(),
         }
     }
 }
 
 /// Byte ranges of `k` nearly equal segments of a vector of `buf_len` bytes
 /// (`k` is clamped to 1..=elements, so no segment is empty).
-pub fn segments(buf_len: usize, elem: usize, k: usize) -> Vec<Range<usize>> {
+pub fn segments(buf_len: usize, elem: usize, k: usize) -> Pooled<Range<usize>> {
     let elems = buf_len / elem;
     let k = k.clamp(1, elems.max(1));
     Blocks::even(elems, k).byte_ranges(elem)
 }
 
 /// Segments for a target segment size in bytes (rounded to whole elements).
-pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Vec<Range<usize>> {
+pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Pooled<Range<usize>> {
     segments(buf_len, elem, buf_len.div_ceil(segment_bytes.max(elem)))
 }
 

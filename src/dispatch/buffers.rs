@@ -2,7 +2,6 @@
 //! the scratch fastred adds. This is the one place where user memory becomes
 //! Rust slices.
 
-use crate::error::MpiResult;
 use std::os::raw::c_void;
 
 /// Where this rank's input is.
@@ -45,11 +44,7 @@ pub unsafe fn user_counts<'a, T: Copy + Into<i64> + 'a>(ptr: *const T, p: usize)
     unsafe { std::slice::from_raw_parts(ptr, p) }.iter().map(|&n| n.into())
 }
 
-/// A zeroed scratch buffer of `len` bytes. A failed allocation is
-/// `MpiError::NoMemory` (the user gets `MPI_ERR_NO_MEM`), never an abort.
-pub fn scratch(len: usize) -> MpiResult<Vec<u8>> {
-    crate::algo::scratch(len)
-}
+pub use crate::scratch::Scratch;
 
 /// Fill `work` (the vector's length) with this rank's input.
 pub fn load_input(input: Input, work: &mut [u8]) {

@@ -1,6 +1,6 @@
 //! Running the chosen algorithm on the private communicator.
 
-use super::buffers::{load_input, scratch, user_slice, user_slice_mut, Input};
+use super::buffers::{load_input, user_slice, user_slice_mut, Input, Scratch};
 use super::{Call, Plan};
 use crate::algo::registry::{not_implemented, Job};
 use crate::algo::Transport;
@@ -77,7 +77,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport) -> MpiResult {
             let work: &mut [u8] = match plan.output {
                 Some(p) => unsafe { user_slice_mut(p, total) },
                 None => {
-                    owned = scratch(total)?;
+                    owned = Scratch::new(total)?;
                     &mut owned
                 }
             };
@@ -89,7 +89,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport) -> MpiResult {
             run(t, op, work, &job)
         }
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
-            let mut work = scratch(total)?;
+            let mut work = Scratch::new(total)?;
             match (plan.input, plan.output) {
                 (Input::InPlace, Some(p)) => work.copy_from_slice(unsafe { user_slice(p, total) }),
                 (input, _) => load_input(input, &mut work),

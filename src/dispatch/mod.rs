@@ -119,8 +119,8 @@ pub fn finalize() {
 ///
 /// The path of a call on a communicator fastred has seen asks MPI only for
 /// the communicator's attribute, takes no lock, formats nothing and reuses
-/// the decision of the last call of the same kind; the clock is read only
-/// with `FASTRED_STATS` set.
+/// the decision of the last call of the same kind; the clock is read, and
+/// bytes and messages are counted, only with `FASTRED_STATS` set.
 pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
     if FINALIZING.load(Ordering::Relaxed) || !mpi::is_initialized() {
         return fallback();
@@ -132,7 +132,7 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
         let start = timed.then(Instant::now);
         let traffic = execute::execute(call, &plan)?;
         let bytes = plan.blocks.total() * plan.reducer.elem_size();
-        stats::record(call.coll, plan.algorithm, bytes, traffic, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+        stats::record(call.coll, plan.algorithm, timed, bytes, traffic, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
         Ok(plan.local_error)
     });
     let code = match outcome {
@@ -142,7 +142,7 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
             log_fallback(call.coll, reason);
             let start = timed.then(Instant::now);
             let rc = fallback();
-            stats::record(call.coll, Algorithm::Native, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+            stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
             return rc;
         }
         Err(NotOurs::Error(MpiError::NoMemory)) => {
@@ -272,7 +272,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
 fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     let forced = config::effective(state.forced).get(shape.coll);
     // The ring is computed (collectively) only when the decision depends on it.
-    if forced != Some(Algorithm::TopoRing) && state.table.depends_on_topology(&shape) {
+    if forced != Some(Algorithm::Ring) && state.table.depends_on_topology(&shape) {
         shape.topology = state.ring()?.matters;
     }
     let choice = select::choose(&shape, forced, &state.table);

@@ -315,9 +315,9 @@ mod tests {
         let k = kernel(OpKind::Sum, Elem::F64).unwrap();
         let src = bytes(&[1.5f64, 2.25, -3.0]);
         let mut dst = bytes(&[0.5f64, 0.25, 3.0]);
-        let mut s2 = vec![0u8; 25];
+        let mut s2 = [0u8; 25];
         s2[1..].copy_from_slice(&src);
-        let mut d2 = vec![0u8; 25];
+        let mut d2 = [0u8; 25];
         d2[1..].copy_from_slice(&dst);
         k(&src, &mut dst, true);
         k(&s2[1..], &mut d2[1..], true);

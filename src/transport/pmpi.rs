@@ -11,9 +11,9 @@
 //! bound with 32 KiB pieces, 67–73% without.
 
 use crate::algo::Transport;
-use crate::error::{check, MpiResult};
-use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Request};
-use crate::mpi::{buf_mut_ptr, buf_ptr};
+use crate::error::MpiResult;
+use crate::ffi::MPI_Comm;
+use crate::mpi::{self, Requests};
 use std::os::raw::c_int;
 
 /// Default piece size: below Open MPI's TCP eager limit (64 KiB). Both ends
@@ -25,7 +25,6 @@ const TAG: c_int = 0x7a3d;
 
 pub struct PmpiTransport {
     comm: MPI_Comm,
-    byte: MPI_Datatype,
     rank: usize,
     size: usize,
     piece: usize,
@@ -38,83 +37,24 @@ fn pieces(len: usize, piece: usize) -> impl Iterator<Item = std::ops::Range<usiz
     (0..count).map(move |i| i * piece..((i + 1) * piece).min(len))
 }
 
-/// Non-blocking requests posted on buffers borrowed for `'a`. Every request
-/// is completed before the buffers can go: by [`Posted::wait_all`], or, on an
-/// error path (a post that failed part way, a failed wait), by `Drop`, which
-/// cancels and completes whatever is still pending.
-struct Posted<'a> {
-    reqs: Vec<MPI_Request>,
-    _buffers: std::marker::PhantomData<&'a mut [u8]>,
-}
-
-impl<'a> Posted<'a> {
-    fn new() -> Self {
-        Posted { reqs: Vec::new(), _buffers: std::marker::PhantomData }
-    }
-
-    /// Wait for every request, in the order posted. One `MPI_Wait` each
-    /// rather than `MPI_Waitall`, which reports only `MPI_ERR_IN_STATUS`: a
-    /// failed `MPI_Wait` returns the request's own error code. (All requests
-    /// were posted before the first wait, so waiting in turn loses no
-    /// overlap.) On failure, `Drop` completes the rest.
-    fn wait_all(mut self) -> MpiResult {
-        for i in 0..self.reqs.len() {
-            // SAFETY: a request posted by this transport and not yet completed.
-            check(unsafe { ffi::PMPI_Wait(&mut self.reqs[i], ffi::RSMPI_STATUS_IGNORE) })?;
-        }
-        self.reqs.clear();
-        Ok(())
-    }
-}
-
-impl Drop for Posted<'_> {
-    fn drop(&mut self) {
-        // SAFETY: a null request handle, read from the bindings' static.
-        let null = unsafe { ffi::RSMPI_REQUEST_NULL };
-        for req in self.reqs.iter_mut().filter(|r| **r != null) {
-            // SAFETY: a request this transport posted and has not completed;
-            // cancelling and waiting completes it (MPI frees it and sets it to null).
-            unsafe {
-                ffi::PMPI_Cancel(req);
-                ffi::PMPI_Wait(req, ffi::RSMPI_STATUS_IGNORE);
-            }
-        }
-    }
-}
-
 impl PmpiTransport {
     /// A transport over `comm` (fastred's private communicator) of which this
     /// process is `rank` of `size`, cutting messages into `piece` bytes.
     pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize) -> Self {
-        PmpiTransport { comm, byte: crate::mpi::handle::byte(), rank, size, piece: piece.clamp(1, MAX_PIECE) }
+        PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE) }
     }
 
-    fn isend_pieces<'a>(&self, to: usize, data: &'a [u8], posted: &mut Posted<'a>) -> MpiResult {
-        for piece in pieces(data.len(), self.piece).map(|r| &data[r]) {
-            let mut req = std::mem::MaybeUninit::uninit();
-            // SAFETY: `piece` is borrowed for 'a, as long as `posted`, which completes the request.
-            check(unsafe {
-                ffi::PMPI_Isend(buf_ptr(piece), piece.len() as c_int, self.byte, to as c_int, TAG, self.comm, req.as_mut_ptr())
-            })?;
-            // SAFETY: initialised by the successful call.
-            posted.reqs.push(unsafe { req.assume_init() });
-        }
-        Ok(())
+    fn isend_pieces<'a>(&self, to: usize, data: &'a [u8], posted: &mut Requests<'a>) -> MpiResult {
+        pieces(data.len(), self.piece).try_for_each(|r| posted.isend(self.comm, to, TAG, &data[r]))
     }
 
-    fn irecv_pieces<'a>(&self, from: usize, buf: &'a mut [u8], posted: &mut Posted<'a>) -> MpiResult {
+    fn irecv_pieces<'a>(&self, from: usize, buf: &'a mut [u8], posted: &mut Requests<'a>) -> MpiResult {
         let len = buf.len();
         let mut rest = buf;
         for range in pieces(len, self.piece) {
             let (piece, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
             rest = tail;
-            let mut req = std::mem::MaybeUninit::uninit();
-            // SAFETY: as above, for writing.
-            check(unsafe {
-                ffi::PMPI_Irecv(buf_mut_ptr(piece), piece.len() as c_int, self.byte, from as c_int, TAG, self.comm, req.as_mut_ptr())
-            })?;
-            // SAFETY: initialised by the successful call.
-            posted.reqs.push(unsafe { req.assume_init() });
+            posted.irecv(self.comm, from, TAG, piece)?;
         }
         Ok(())
     }
@@ -130,26 +70,15 @@ const PIECES_AT_ONCE: bool = cfg!(fastred_mpi = "openmpi");
 
 impl PmpiTransport {
     fn send_one(&self, to: usize, data: &[u8]) -> MpiResult {
-        // SAFETY: a buffer of data.len() bytes.
-        check(unsafe { ffi::PMPI_Send(buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG, self.comm) })
+        mpi::send(self.comm, to, TAG, data)
     }
 
     fn recv_one(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        // SAFETY: a buffer of buf.len() bytes.
-        check(unsafe {
-            ffi::PMPI_Recv(buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG, self.comm, ffi::RSMPI_STATUS_IGNORE)
-        })
+        mpi::recv(self.comm, from, TAG, buf)
     }
 
     fn sendrecv_one(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        // SAFETY: buffers of the given lengths.
-        check(unsafe {
-            ffi::PMPI_Sendrecv(
-                buf_ptr(data), data.len() as c_int, self.byte, to as c_int, TAG,
-                buf_mut_ptr(buf), buf.len() as c_int, self.byte, from as c_int, TAG,
-                self.comm, ffi::RSMPI_STATUS_IGNORE,
-            )
-        })
+        mpi::sendrecv(self.comm, TAG, to, data, from, buf)
     }
 
     /// Piece `i` of each direction in step `i`: every rank's step-i send
@@ -179,7 +108,7 @@ impl Transport for PmpiTransport {
         if data.len() <= self.piece || !PIECES_AT_ONCE {
             return pieces(data.len(), self.piece).try_for_each(|r| self.send_one(to, &data[r]));
         }
-        let mut posted = Posted::new();
+        let mut posted = Requests::new();
         self.isend_pieces(to, data, &mut posted)?;
         posted.wait_all()
     }
@@ -188,7 +117,7 @@ impl Transport for PmpiTransport {
         if buf.len() <= self.piece || !PIECES_AT_ONCE {
             return pieces(buf.len(), self.piece).try_for_each(|r| self.recv_one(from, &mut buf[r]));
         }
-        let mut posted = Posted::new();
+        let mut posted = Requests::new();
         self.irecv_pieces(from, buf, &mut posted)?;
         posted.wait_all()
     }
@@ -199,7 +128,7 @@ impl Transport for PmpiTransport {
         }
         // Each direction is its own stream of pieces, so both ends agree on the
         // number of messages whatever the other direction's size.
-        let mut posted = Posted::new();
+        let mut posted = Requests::new();
         self.irecv_pieces(from, buf, &mut posted)?;
         self.isend_pieces(to, data, &mut posted)?;
         posted.wait_all()

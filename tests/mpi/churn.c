@@ -12,16 +12,6 @@
  */
 #include "common.h"
 
-static long rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
-    if (f) fclose(f);
-    return kb;
-}
-
 /* One cycle: make a communicator, reduce on it, free it; through fastred
  * (MPI_*) or the library alone (PMPI_*). */
 static void cycle(int through_fastred, int split) {
@@ -70,9 +60,9 @@ int main(int argc, char **argv) {
             native_us[b] = t[0] / per_batch * 1e6;
             fastred_us[b] = t[1] / per_batch * 1e6;
             ratio[b] = t[1] / t[0];
-            if (b == 0) rss_start = rss_kib();
+            if (b == 0) rss_start = proc_status_kib("VmRSS");
         }
-        long growth = rss_kib() - rss_start;
+        long growth = proc_status_kib("VmRSS") - rss_start;
         qsort(ratio, BATCHES, sizeof(double), cmp);
         qsort(native_us, BATCHES, sizeof(double), cmp);
         qsort(fastred_us, BATCHES, sizeof(double), cmp);

@@ -39,6 +39,18 @@ static inline uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+/* A field of /proc/self/status in kB (VmRSS, VmSize, ...), 0 if absent. */
+static long proc_status_kib(const char *field) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, n) && line[n] == ':' && sscanf(line + n + 1, "%ld", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb;
+}
+
 /* Agree on the verdict; rank 0 prints it; exit code 0 only if all passed. */
 static int finish(const char *name) {
     int total = 0;

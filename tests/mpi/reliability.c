@@ -147,16 +147,6 @@ static void truncate_pieces(void) {
     free(a); free(b);
 }
 
-static size_t vm_size(void) { /* this process's address space, bytes */
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %zu kB", &kb) == 1) break;
-    if (f) fclose(f);
-    return kb * 1024;
-}
-
 static void nomem(void) {
     const size_t total = (size_t)1 << 30; /* 1 GiB of input per rank, never touched */
     size_t per_rank = total / sizeof(double) / t_size;
@@ -168,7 +158,7 @@ static void nomem(void) {
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     next_call_works("set-up", comm);
     /* Room for 512 MiB more: fastred's 1 GiB scratch copy cannot be had. */
-    struct rlimit lim = {vm_size() + ((size_t)512 << 20), RLIM_INFINITY};
+    struct rlimit lim = {(size_t)proc_status_kib("VmSize") * 1024 + ((size_t)512 << 20), RLIM_INFINITY};
     CHECK(setrlimit(RLIMIT_AS, &lim) == 0, "setrlimit");
     int rc = MPI_Reduce_scatter_block(in, out, (int)per_rank, MPI_DOUBLE, MPI_SUM, comm);
     CHECK(class_of(rc) == MPI_ERR_NO_MEM, "reduce_scatter_block without memory for scratch: class %d, expected MPI_ERR_NO_MEM (%d)", class_of(rc), MPI_ERR_NO_MEM);

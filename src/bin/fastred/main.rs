@@ -12,6 +12,7 @@
 
 mod bench;
 mod plot;
+mod results;
 
 use fastred::model::CostModel;
 use fastred::select::{self, delta_expo_max, Algorithm, Collective, Shape, Table};

@@ -2,7 +2,7 @@
 //! and process count (one line per variant, native dashed), and a
 //! Rabenseifner-Fig-4-style map of the fastest algorithm over processes × size.
 
-use crate::bench::{winners, Record};
+use crate::results::{winners, Record};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,150 @@
+//! Building blocks shared by recursive halving & doubling (Rabenseifner 2004
+//! §3.5) and binary blocks (§3.6), run inside a *group* of 2^e processes:
+//!
+//! - [`reduce_scatter`]: recursive vector halving with distance doubling. In
+//!   step k (distance 2^k) each process keeps the lower or upper half of its
+//!   current window (bit k of its group rank decides), sends the other half to
+//!   its partner and reduces the half it keeps. After e steps group rank q holds
+//!   the reduced segment `bitrev_e(q)` of the level-e segmentation. Any order of
+//!   the scattered result is allowed (footnote 1), so the longest messages go to
+//!   the nearest neighbour.
+//! - [`allgather`]: the reverse, vector doubling with distance halving.
+//! - [`gather`]: the same pattern one way, to one group member (§3.5 "Reduce").
+//!
+//! Segments are *nested*: level-e segment j is elements [⌊j·n/2^e⌋, ⌊(j+1)·n/2^e⌋),
+//! which is exactly the union of level-(e+1) segments 2j and 2j+1. Binary blocks
+//! relies on this to hand segments between blocks of different sizes.
+
+use super::Transport;
+use crate::error::MpiResult;
+use crate::op::Reducer;
+use std::ops::Range;
+
+/// The level-`level` segmentation of a vector of `n` elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Segments {
+    pub n: usize,
+}
+
+impl Segments {
+    /// Elements of segment `j` at `level` (2^level segments).
+    pub fn elems(&self, level: u32, j: usize) -> Range<usize> {
+        let bound = |j: usize| ((j as u128 * self.n as u128) >> level) as usize;
+        bound(j)..bound(j + 1)
+    }
+
+    /// Bytes of segment `j` at `level` for elements of `elem` bytes.
+    pub fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize> {
+        let r = self.elems(level, j);
+        r.start * elem..r.end * elem
+    }
+}
+
+/// The segment (at level e) that group rank `q` of a 2^e group holds after
+/// [`reduce_scatter`]: q with its e low bits reversed.
+pub fn final_segment(q: usize, e: u32) -> usize {
+    if e == 0 { 0 } else { q.reverse_bits() >> (usize::BITS - e) }
+}
+
+/// 2^e processes, group rank i being process `members[i]` of the transport.
+pub struct Group<'a> {
+    pub members: &'a [usize],
+    /// This process's group rank.
+    pub me: usize,
+}
+
+impl Group<'_> {
+    pub fn level(&self) -> u32 {
+        debug_assert!(self.members.len().is_power_of_two());
+        self.members.len().trailing_zeros()
+    }
+}
+
+/// Recursive halving, distance doubling, within `group`: on entry `buf` holds
+/// this process's whole vector, on return its level-e segment
+/// `final_segment(me, e)` holds the group's reduction of that segment (the rest
+/// of `buf` is scratch). Partners combine lower group rank ∘ higher group rank.
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+    let e = group.level();
+    let esz = op.elem_size();
+    let mut window = 0; // level-k segment index of the current window
+    let mut incoming = super::Scratch::empty();
+    for k in 0..e {
+        let partner = group.me ^ (1 << k);
+        let keep_upper = group.me & (1 << k) != 0;
+        let (keep, give) = if keep_upper { (2 * window + 1, 2 * window) } else { (2 * window, 2 * window + 1) };
+        let keep_bytes = seg.bytes(k + 1, keep, esz);
+        incoming.resize(keep_bytes.len())?;
+        t.sendrecv(group.members[partner], &buf[seg.bytes(k + 1, give, esz)], group.members[partner], &mut incoming)?;
+        op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
+        window = keep;
+    }
+    Ok(())
+}
+
+/// Vector doubling, distance halving, within `group`: on entry this process's
+/// segment `final_segment(me, e)` of `buf` is final, on return all of `buf` is.
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group) -> MpiResult {
+    let e = group.level();
+    let mut mine = final_segment(group.me, e);
+    for k in (0..e).rev() {
+        let partner = group.me ^ (1 << k);
+        let theirs = mine ^ 1;
+        let (out, into) = super::split_read_write(buf, seg.bytes(k + 1, mine, elem), seg.bytes(k + 1, theirs, elem));
+        t.sendrecv(group.members[partner], out, group.members[partner], into)?;
+        mine >>= 1;
+    }
+    Ok(())
+}
+
+/// Gather the final segments to group rank `target`, the reverse of
+/// [`reduce_scatter`] one way (§3.5 "Reduce"): in the step for bit k, the
+/// processes whose bit k equals the target's receive their partner's part and
+/// the others send theirs and stop. `deliver_to` maps the tree's root to the
+/// process that really receives its messages (binary blocks' root outside the
+/// block); it is `group.members[target]` otherwise.
+pub fn gather(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, elem: usize, group: &Group, target: usize, deliver_to: usize) -> MpiResult {
+    let e = group.level();
+    let mut mine = final_segment(group.me, e);
+    for k in (0..e).rev() {
+        let bit = 1 << k;
+        let partner = group.me ^ bit;
+        let receiver = |q: usize| if q == target { deliver_to } else { group.members[q] };
+        if group.me & bit == target & bit {
+            t.recv(group.members[partner], &mut buf[seg.bytes(k + 1, mine ^ 1, elem)])?;
+        } else {
+            return t.send(receiver(partner), &buf[seg.bytes(k + 1, mine, elem)]);
+        }
+        mine >>= 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_nest_and_cover() {
+        for n in [0, 1, 5, 13, 1000] {
+            let s = Segments { n };
+            for level in 0..5 {
+                let mut end = 0;
+                for j in 0..1 << level {
+                    let r = s.elems(level, j);
+                    assert_eq!(r.start, end);
+                    end = r.end;
+                    let (a, b) = (s.elems(level + 1, 2 * j), s.elems(level + 1, 2 * j + 1));
+                    assert_eq!((a.start, a.end, b.end), (r.start, b.start, r.end));
+                }
+                assert_eq!(end, n);
+            }
+        }
+    }
+
+    #[test]
+    fn final_segments_are_bit_reversed_ranks() {
+        assert_eq!((0..8).map(|q| final_segment(q, 3)).collect::<Vec<_>>(), vec![0, 4, 2, 6, 1, 5, 3, 7]);
+        assert_eq!(final_segment(0, 0), 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! Benchmark results: the CSV `fastred bench` writes, read back for `tune`,
+//! `plot` and `report` (its own module, so plotting and benchmarking do not
+//! import each other).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One line of the benchmark's CSV.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub coll: String,
+    pub procs: usize,
+    pub bytes: usize,
+    pub variant: String,
+    /// The algorithm that ran (differs from `variant` for "default").
+    pub algorithm: String,
+    pub median: f64,
+    pub busbw: f64,
+    pub pct_of_bound: f64,
+    pub vs_native: f64,
+}
+
+pub fn read_csv(path: &Path) -> Result<Vec<Record>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| format!("{}: no column '{name}'", path.display()));
+    let (c, p, b, v, a) = (col("collective")?, col("procs")?, col("bytes")?, col("variant")?, col("algorithm")?);
+    let (m, bb, pct, vn) = (col("median_s")?, col("busbw_Bps")?, col("pct_of_bound")?, col("vs_native")?);
+    let mut out = vec![];
+    for (i, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        let num = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        if f.len() < header.len() {
+            return Err(format!("{}: line {}: {} fields, expected {}", path.display(), i + 2, f.len(), header.len()));
+        }
+        out.push(Record {
+            coll: f[c].to_string(),
+            procs: num(p) as usize,
+            bytes: num(b) as usize,
+            variant: f[v].to_string(),
+            algorithm: f[a].to_string(),
+            median: num(m),
+            busbw: num(bb),
+            pct_of_bound: num(pct),
+            vs_native: num(vn),
+        });
+    }
+    Ok(out)
+}
+
+/// The records of all `files`, or the first error.
+pub fn read_all(files: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let mut records = vec![];
+    for f in files {
+        records.extend(read_csv(f)?);
+    }
+    Ok(records)
+}
+
+/// The fastest variant per (collective, procs, bytes); "default" is not a
+/// candidate (it is one of the others).
+pub fn winners(records: &[Record]) -> BTreeMap<(String, usize, usize), (String, f64)> {
+    let mut best: BTreeMap<(String, usize, usize), (String, f64)> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.variant != "default" && r.median.is_finite()) {
+        let e = best.entry((r.coll.clone(), r.procs, r.bytes)).or_insert((r.variant.clone(), r.median));
+        if r.median < e.1 {
+            *e = (r.variant.clone(), r.median);
+        }
+    }
+    best
+}

@@ -1,0 +1,21 @@
+//! Helpers the Rust test suites share.
+#![allow(dead_code)] // each test crate uses its own subset
+
+/// A ring order unlike rank order: even ranks, then odd ranks descending.
+pub fn scrambled(p: usize) -> Vec<usize> {
+    (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
+}
+
+/// The bytes of a slice of plain numbers.
+pub fn to_bytes<T: Copy>(v: &[T]) -> Vec<u8> {
+    // SAFETY: plain numeric values.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)).to_vec() }
+}
+
+/// Plain numbers from their bytes.
+pub fn from_bytes<T: Copy + Default>(b: &[u8]) -> Vec<T> {
+    let mut v = vec![T::default(); b.len() / std::mem::size_of::<T>()];
+    // SAFETY: sizes match; plain numeric values.
+    unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), v.as_mut_ptr() as *mut u8, b.len()) };
+    v
+}
