@@ -27,7 +27,6 @@ use crate::topology::{automatic_ring, Topology};
 use crate::transport::pmpi::DEFAULT_PIECE;
 use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashSet;
-use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -118,58 +117,48 @@ impl CommState {
     }
 }
 
-unsafe extern "C" fn delete_state(_comm: MPI_Comm, _keyval: c_int, value: *mut c_void, _extra: *mut c_void) -> c_int {
-    // SAFETY: `value` is the Box leaked in `state_of`; MPI calls this once per attribute.
-    let mut state = unsafe { Box::from_raw(value as *mut CommState) };
-    match mpi::free(&mut state.shadow) {
-        Ok(()) => crate::ffi::SUCCESS,
-        Err(e) => e.code(),
+/// Freeing the state (when the user frees the communicator) frees fastred's copy.
+impl Drop for CommState {
+    fn drop(&mut self) {
+        let _ = mpi::free(&mut self.shadow);
     }
 }
 
-static KEYVAL: OnceCell<c_int> = OnceCell::new();
+static KEYVAL: OnceCell<mpi::OwningKeyval<CommState>> = OnceCell::new();
 
-fn keyval() -> MpiResult<c_int> {
-    KEYVAL.get_or_try_init(|| mpi::create_keyval(delete_state)).copied()
+fn keyval() -> MpiResult<&'static mpi::OwningKeyval<CommState>> {
+    KEYVAL.get_or_try_init(mpi::OwningKeyval::new)
 }
 
 /// At `MPI_Finalize`: release fastred's keyval (MPI frees it once the
 /// attributes still using it, on communicators the user did not free, are
 /// deleted by `PMPI_Finalize`). No call may look up state after this.
 pub fn release_keyval() {
-    if let Some(&kv) = KEYVAL.get() {
-        mpi::free_keyval(kv);
+    if let Some(kv) = KEYVAL.get() {
+        kv.free();
     }
 }
 
 /// The state of `comm`, if fastred has set it up (one attribute lookup).
 pub fn existing_state(comm: MPI_Comm) -> MpiResult<Option<&'static CommState>> {
-    // SAFETY: the attribute is the leaked Box set in `state_of`; it lives until the communicator is freed.
-    Ok(mpi::get_attr(comm, keyval()?)?.map(|value| unsafe { &*(value as *const CommState) }))
+    keyval()?.get(comm)
 }
 
 /// The state of `comm`, created on first use. Collective on first use (all
 /// ranks of `comm` reach it from the same collective call).
 pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
-    if let Some(state) = existing_state(comm)? {
+    let keyval = keyval()?;
+    if let Some(state) = keyval.get(comm)? {
         return Ok(state);
     }
     let mut shadow = mpi::private_copy(comm)?;
-    let state = match set_up(shadow) {
-        Ok(state) => Box::into_raw(Box::new(state)),
+    match set_up(shadow) {
+        Ok(state) => keyval.attach(comm, Box::new(state)),
         Err(e) => {
             let _ = mpi::free(&mut shadow);
-            return Err(e);
+            Err(e)
         }
-    };
-    if let Err(e) = mpi::set_attr(comm, keyval()?, state.cast()) {
-        // SAFETY: not handed to MPI: still ours.
-        let mut state = unsafe { Box::from_raw(state) };
-        let _ = mpi::free(&mut state.shadow);
-        return Err(e);
     }
-    // SAFETY: the attribute owns the Box from now on (freed in delete_state).
-    Ok(unsafe { &*state })
 }
 
 /// What rank 0 broadcasts when a communicator is first used.

@@ -43,10 +43,10 @@ pub struct OpEntry {
 
 extern "C" {
     pub static fr_built_for_mpich: c_int;
-    static fr_type_table: [TypeEntry; 0];
-    static fr_type_table_len: c_int;
-    static fr_op_table: [OpEntry; 0];
-    static fr_op_table_len: c_int;
+    pub static fr_type_table: [TypeEntry; 0];
+    pub static fr_type_table_len: c_int;
+    pub static fr_op_table: [OpEntry; 0];
+    pub static fr_op_table_len: c_int;
     pub fn fr_in_place() -> *mut c_void;
     pub fn fr_comm_null() -> MPI_Comm;
     pub fn fr_comm_self() -> MPI_Comm;
@@ -70,18 +70,6 @@ extern "C" {
     pub fn fr_long_double_complex_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;
     pub fn fr_long_double_int_reduce(op: c_int, src: *const c_void, dst: *mut c_void, n: usize, src_left: c_int) -> c_int;
     pub fn fr_fortran_buffer(p: *mut c_void) -> *mut c_void;
-}
-
-/// The shim's table of predefined datatypes.
-pub fn type_table() -> &'static [TypeEntry] {
-    // SAFETY: the shim defines a constant array of `fr_type_table_len` entries.
-    unsafe { std::slice::from_raw_parts(fr_type_table.as_ptr(), fr_type_table_len as usize) }
-}
-
-/// The shim's table of predefined ops.
-pub fn op_table() -> &'static [OpEntry] {
-    // SAFETY: as above.
-    unsafe { std::slice::from_raw_parts(fr_op_table.as_ptr(), fr_op_table_len as usize) }
 }
 
 /// MPI_SUCCESS.

@@ -155,6 +155,66 @@ pub fn create_keyval(delete: DeleteFn) -> MpiResult<c_int> {
     Ok(kv)
 }
 
+/// A communicator keyval whose attribute owns a `Box<T>`, dropped by MPI's
+/// delete callback when the communicator is freed (or at `MPI_Finalize`).
+/// Typed, so a keyval made for one `T` can never be read as another.
+pub struct OwningKeyval<T: 'static> {
+    keyval: c_int,
+    _owns: std::marker::PhantomData<fn() -> T>,
+}
+
+unsafe extern "C" fn drop_boxed<T>(_comm: MPI_Comm, _keyval: c_int, value: *mut c_void, _extra: *mut c_void) -> c_int {
+    // SAFETY: attributes of an `OwningKeyval<T>` are only ever set by
+    // `attach` from a `Box<T>`; MPI calls this once per attribute.
+    drop(unsafe { Box::from_raw(value as *mut T) });
+    ffi::SUCCESS
+}
+
+impl<T: 'static> OwningKeyval<T> {
+    pub fn new() -> MpiResult<Self> {
+        Ok(OwningKeyval { keyval: create_keyval(drop_boxed::<T>)?, _owns: std::marker::PhantomData })
+    }
+
+    /// The `T` attached to `comm`, if any. It lives until `comm` is freed,
+    /// which MPI forbids while a call on `comm` is running.
+    pub fn get(&self, comm: MPI_Comm) -> MpiResult<Option<&'static T>> {
+        // SAFETY: set by `attach` from a leaked `Box<T>`; freed only by `drop_boxed`
+        // when the communicator goes.
+        Ok(get_attr(comm, self.keyval)?.map(|value| unsafe { &*(value as *const T) }))
+    }
+
+    /// Attach `value` to `comm` (it owns it from now on); a reference to it as in [`Self::get`].
+    pub fn attach(&self, comm: MPI_Comm, value: Box<T>) -> MpiResult<&'static T> {
+        let raw = Box::into_raw(value);
+        match set_attr(comm, self.keyval, raw.cast()) {
+            // SAFETY: owned by the attribute from now on, as in `get`.
+            Ok(()) => Ok(unsafe { &*raw }),
+            Err(e) => {
+                // SAFETY: not handed to MPI: still ours.
+                drop(unsafe { Box::from_raw(raw) });
+                Err(e)
+            }
+        }
+    }
+
+    /// Release the keyval (at finalisation; MPI frees it when no attribute uses it).
+    pub fn free(&self) {
+        free_keyval(self.keyval);
+    }
+}
+
+/// The shim's table of predefined datatypes.
+pub fn type_table() -> &'static [ffi::TypeEntry] {
+    // SAFETY: the shim defines a constant array of `fr_type_table_len` entries.
+    unsafe { std::slice::from_raw_parts(ffi::fr_type_table.as_ptr(), ffi::fr_type_table_len as usize) }
+}
+
+/// The shim's table of predefined ops.
+pub fn op_table() -> &'static [ffi::OpEntry] {
+    // SAFETY: as above.
+    unsafe { std::slice::from_raw_parts(ffi::fr_op_table.as_ptr(), ffi::fr_op_table_len as usize) }
+}
+
 /// Free a keyval made by [`create_keyval`] (errors ignored: only at finalisation).
 pub fn free_keyval(mut keyval: c_int) {
     // SAFETY: pointer to a local copy of the handle.

@@ -36,18 +36,10 @@ pub struct Scratch {
 
 /// A fresh zeroed buffer of exactly `len` bytes (`len() == capacity()`).
 fn allocate_zeroed(len: usize) -> MpiResult<Vec<u8>> {
-    if len == 0 {
-        return Ok(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| MpiError::NoMemory)?;
-    // SAFETY: `layout` has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-    if ptr.is_null() {
-        return Err(MpiError::NoMemory);
-    }
-    // SAFETY: allocated by the global allocator with the layout of a
-    // `Vec<u8>` of capacity `len`; all `len` bytes are initialised (zero).
-    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len).map_err(|_| MpiError::NoMemory)?;
+    buf.resize(len, 0);
+    Ok(buf)
 }
 
 /// The smallest pooled buffer of at least `len` bytes, taken out of the pool.

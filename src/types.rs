@@ -2,20 +2,24 @@
 //! operation an op is. Anything not understood is reported as a reason to
 //! hand the call to the MPI library.
 
-use crate::ffi::{self, MPI_Datatype, MPI_Op};
+use crate::ffi::{MPI_Datatype, MPI_Op};
 use crate::mpi;
 use crate::op::{Elem, OpKind};
 use once_cell::sync::OnceCell;
 use std::os::raw::c_int;
 
-/// Handles are process-wide constants or live objects; the wrapper lets Open
-/// MPI's pointer handles sit in a global table.
-struct Handles(Vec<(MPI_Datatype, Elem)>);
-// SAFETY: predefined datatype handles are immutable process-wide constants.
-unsafe impl Send for Handles {}
-unsafe impl Sync for Handles {}
+/// A handle as a number, for the tables of predefined handles (process-wide
+/// constants; Open MPI's are pointers, which cannot sit in a global table).
+fn datatype_key(t: MPI_Datatype) -> usize {
+    t.0 as usize
+}
 
-static PREDEFINED: OnceCell<Handles> = OnceCell::new();
+fn op_key(op: MPI_Op) -> usize {
+    op.0 as usize
+}
+
+/// Predefined datatypes (by [`datatype_key`]) and their element types.
+static PREDEFINED: OnceCell<Vec<(usize, Elem)>> = OnceCell::new();
 
 /// The shim's element classes (see `csrc/shim.c`).
 fn elem_of(class: c_int, size: usize) -> Option<Elem> {
@@ -37,11 +41,10 @@ fn elem_of(class: c_int, size: usize) -> Option<Elem> {
     })
 }
 
-fn predefined() -> &'static [(MPI_Datatype, Elem)] {
-    &PREDEFINED
-        .get_or_init(|| {
+fn predefined() -> &'static [(usize, Elem)] {
+    PREDEFINED.get_or_init(|| {
             let mut table = Vec::new();
-            for entry in ffi::type_table() {
+            for entry in mpi::type_table() {
                 if !mpi::datatype_is_plausible(entry.ty) {
                     continue; // a type this MPI build does not provide
                 }
@@ -49,12 +52,11 @@ fn predefined() -> &'static [(MPI_Datatype, Elem)] {
                 let Some(elem) = elem_of(entry.class, size) else { continue };
                 // The kernels assume the C layout; skip a type whose extent differs.
                 if mpi::type_extent(entry.ty) == Ok((0, elem.size() as isize)) {
-                    table.push((entry.ty, elem));
+                    table.push((datatype_key(entry.ty), elem));
                 }
             }
-            Handles(table)
+            table
         })
-        .0
 }
 
 /// The element type of a predefined datatype, for a predefined op. Derived
@@ -66,7 +68,7 @@ pub fn resolve_datatype(t: MPI_Datatype) -> Result<Elem, &'static str> {
     }
     predefined()
         .iter()
-        .find(|(h, _)| *h == t)
+        .find(|(h, _)| *h == datatype_key(t))
         .map(|(_, elem)| *elem)
         .ok_or("datatype without a fastred kernel (derived, or a predefined type it does not reduce)")
 }
@@ -78,11 +80,8 @@ pub enum OpInfo {
     User { commutative: bool },
 }
 
-struct OpHandles(Vec<(MPI_Op, OpKind)>);
-// SAFETY: predefined op handles are immutable process-wide constants.
-unsafe impl Send for OpHandles {}
-unsafe impl Sync for OpHandles {}
-static PREDEFINED_OPS: OnceCell<OpHandles> = OnceCell::new();
+/// Predefined ops (by [`op_key`]).
+static PREDEFINED_OPS: OnceCell<Vec<(usize, OpKind)>> = OnceCell::new();
 
 /// What `op` is. Handles that a query would reject (raising the error on
 /// `MPI_COMM_WORLD`) are not queried: the call goes to the library, which
@@ -91,12 +90,9 @@ pub fn resolve_op(op: MPI_Op) -> Result<OpInfo, &'static str> {
     if !mpi::op_is_plausible(op) {
         return Err("MPI_OP_NULL or an invalid op");
     }
-    let table = &PREDEFINED_OPS
-        .get_or_init(|| {
-            OpHandles(ffi::op_table().iter().filter_map(|e| OpKind::from_code(e.code).map(|k| (e.op, k))).collect())
-        })
-        .0;
-    if let Some((_, kind)) = table.iter().find(|(h, _)| *h == op) {
+    let table = PREDEFINED_OPS
+        .get_or_init(|| mpi::op_table().iter().filter_map(|e| OpKind::from_code(e.code).map(|k| (op_key(e.op), k))).collect());
+    if let Some((_, kind)) = table.iter().find(|(h, _)| *h == op_key(op)) {
         return Ok(OpInfo::Builtin(*kind));
     }
     let commutative = mpi::op_is_commutative(op).map_err(|_| "invalid op")?;
