@@ -1,19 +1,12 @@
-//! Errors inside fastred, and the MPI error codes the user sees for them.
-//!
-//! Inside, an error is an [`MpiError`]: a code an MPI call returned, or one of
-//! the two failures fastred itself can have (no memory for scratch buffers, a
-//! panic). At the boundary each becomes an MPI error code; fastred's own
-//! complaints about arguments ([`Complaint`]) get a code in the standard class
-//! with a message (`MPI_Add_error_code` + `MPI_Add_error_string`), one per
-//! (collective, complaint) pair, so at most 4 × [`Complaint::COUNT`] codes are
-//! ever added however many calls fail (MPI has no way to remove a code).
+//! Errors inside fastred: an [`MpiError`] is a code an MPI call returned, or
+//! one of the two failures fastred itself can have (no memory for scratch
+//! buffers, a panic); a [`Complaint`] is what fastred reports about a call's
+//! arguments. Which MPI error code the user gets for each is decided at the
+//! boundary (`dispatch::validate`).
 
 use crate::ffi;
-use crate::select::Collective;
 use std::fmt;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Mutex;
 
 /// An error inside fastred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,41 +65,6 @@ impl Complaint {
             Complaint::AliasedBuffers => "send and receive buffers are the same (use MPI_IN_PLACE)",
             Complaint::NoMemory => "cannot allocate scratch memory for this call",
             Complaint::Internal => "internal error (a panic inside fastred)",
-        }
-    }
-}
-
-/// Codes made so far, per collective and complaint (0: not yet made).
-static CODES: [[AtomicI32; Complaint::COUNT]; 4] = [const { [const { AtomicI32::new(0) }; Complaint::COUNT] }; 4];
-static MAKING: Mutex<()> = Mutex::new(());
-
-/// The error code (class `class`) for `complaint` in `coll`, whose
-/// `MPI_Error_string` is "fastred: MPI_Xxx: message". Made once per pair;
-/// the bare class if MPI cannot add codes.
-pub fn code_for(coll: Collective, complaint: Complaint, class: c_int) -> c_int {
-    let slot = &CODES[coll as usize][complaint as usize];
-    let known = slot.load(Ordering::Acquire);
-    if known != 0 {
-        return known;
-    }
-    let _guard = MAKING.lock().unwrap_or_else(|e| e.into_inner());
-    let known = slot.load(Ordering::Acquire);
-    if known != 0 {
-        return known;
-    }
-    let text = format!("fastred: {}: {}", coll.mpi_name(), complaint.message());
-    let code = crate::mpi::add_error_code(class, &text).unwrap_or(class);
-    slot.store(code, Ordering::Release);
-    code
-}
-
-impl MpiError {
-    /// The MPI error code the user gets for this error.
-    pub fn code(self) -> c_int {
-        match self {
-            MpiError::Code(c) => c,
-            MpiError::NoMemory => crate::mpi::class::no_mem(),
-            MpiError::Internal => crate::mpi::class::intern(),
         }
     }
 }

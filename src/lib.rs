@@ -13,6 +13,7 @@ pub mod op;
 pub mod transport;
 pub mod abi;
 pub mod capi;
+pub mod collective;
 pub mod comm;
 pub mod config;
 pub mod dispatch;

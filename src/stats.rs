@@ -132,14 +132,13 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
 }
 
 /// The report at `MPI_Finalize`, run by every rank before `PMPI_Finalize`
-/// (the exported `MPI_Finalize` calls it through `dispatch::finalize`): rank 0 of
+/// (through `dispatch::finalize`, which the exported `MPI_Finalize` calls): rank 0 of
 /// `MPI_COMM_WORLD` decides whether to print the `FASTRED_STATS` report (one
 /// broadcast, so ranks with differing environments agree, with a warning);
 /// if so, every rank's counters are gathered to rank 0, which prints the
 /// report and names the ranks that made no intercepted call. Every rank takes
 /// part whatever it did before, so this cannot hang a correct program.
 pub fn report_at_finalize() {
-    crate::dispatch::startup();
     let world = crate::mpi::handle::comm_world();
     let mine = crate::config::local().stats;
     let mut agreed = [u8::from(mine)];

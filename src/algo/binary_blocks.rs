@@ -22,7 +22,7 @@ use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
 use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// One block: ranks `start..start + 2^level`.
 #[derive(Clone, Copy, Debug)]

@@ -14,7 +14,7 @@ use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// Reduce `buf` of all processes into `buf` at `root` (tree rooted at `root`:
 /// rank order only relative to the root, so for commutative ops).

@@ -23,7 +23,7 @@ use crate::op::Reducer;
 use super::registry::Job;
 use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// Which skip sequence to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,7 +13,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// Nodes of the Fibonacci tree of height h: 1, 2, 4, 7, 12, 20, …
 fn tree_size(h: usize) -> usize {

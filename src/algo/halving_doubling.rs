@@ -18,7 +18,7 @@ use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
 use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// The power-of-two group left after the removal step, and this process's place.
 struct Survivors {

@@ -12,7 +12,7 @@ use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::Job;
 use crate::model::CostModel;
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// Reduce-scatter by pairwise exchange: in step i = 1..p−1 each process sends
 /// its input for block rank+i to process rank+i and reduces the input for its

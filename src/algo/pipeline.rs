@@ -11,7 +11,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// The chain: relative rank q receives from q+1 and sends to q−1.
 pub fn links(q: usize, p: usize) -> TreeLinks {

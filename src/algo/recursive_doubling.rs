@@ -10,7 +10,7 @@ use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// Allreduce `buf` in place. Partners combine (lower group) ∘ (higher group),
 /// so every rank computes bit-identical, rank-ordered results.

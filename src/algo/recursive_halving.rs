@@ -15,7 +15,7 @@ use crate::op::Reducer;
 use std::ops::Range;
 use super::registry::{not_implemented, Job};
 use crate::model::{CostModel, Terms};
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// The slots of the p' survivors: slot i covers the blocks of the processes it
 /// works for (2i and 2i+1 for i < r, else i + r), consecutive in rank order.

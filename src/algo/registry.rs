@@ -16,7 +16,7 @@ use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
 use crate::op::Reducer;
-use crate::select::Collective;
+use crate::collective::Collective;
 use std::fmt;
 
 /// fastred's algorithms, plus `Native` (hand the call to the MPI library).

@@ -16,7 +16,7 @@ use std::ops::Range;
 use super::registry::Job;
 use crate::model::{CostModel, Terms};
 use crate::scratch::Pooled;
-use crate::select::Collective;
+use crate::collective::Collective;
 
 /// This process's place in a logical ring: `order[i]` is the rank at ring
 /// position i.

@@ -18,7 +18,8 @@ mod validate;
 use crate::algo::Blocks;
 use crate::comm::{self, CommState, DecisionKey};
 use crate::config;
-use crate::error::{code_for, Complaint, MpiError};
+use crate::error::{Complaint, MpiError};
+use validate::{code_for, code_of};
 use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
 use crate::mpi::{self, handle};
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
@@ -111,6 +112,7 @@ pub fn finalize() {
     if !mpi::is_running() || FINALIZING.swap(true, Ordering::SeqCst) {
         return;
     }
+    startup(); // logging, for a rank whose first call into fastred is this
     stats::report_at_finalize();
     comm::release_keyval();
 }
@@ -145,12 +147,12 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
             stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
             return rc;
         }
-        Err(NotOurs::Error(MpiError::NoMemory)) => {
-            log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
-            code_for(call.coll, Complaint::NoMemory, mpi::class::no_mem())
+        Err(NotOurs::Error(e)) => {
+            if e == MpiError::NoMemory {
+                log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+            }
+            code_of(call.coll, e)
         }
-        Err(NotOurs::Error(MpiError::Internal)) => code_for(call.coll, Complaint::Internal, mpi::class::intern()),
-        Err(NotOurs::Error(e)) => e.code(),
     };
     log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
     mpi::call_errhandler(call.comm, code);

@@ -13,7 +13,9 @@
 use super::buffers::{user_counts, Input};
 use super::{Call, Counts, NotOurs};
 use crate::algo::Blocks;
-use crate::error::Complaint;
+use crate::error::{Complaint, MpiError};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Mutex;
 use crate::mpi::{class, handle};
 use crate::select::Collective;
 use std::os::raw::{c_int, c_void};
@@ -107,4 +109,43 @@ pub fn check_buffers(call: &Call, rank: usize, total_bytes: usize, block_bytes: 
         }
     }
     (input, output, error)
+}
+
+/// Fastred's own error codes: one per (collective, complaint), each in the
+/// standard class with a message (`MPI_Add_error_code` + `MPI_Add_error_string`),
+/// so at most 4 × [`Complaint::COUNT`] codes are ever added however many calls
+/// fail (MPI has no way to remove a code).
+/// Codes made so far, per collective and complaint (0: not yet made).
+static CODES: [[AtomicI32; Complaint::COUNT]; 4] = [const { [const { AtomicI32::new(0) }; Complaint::COUNT] }; 4];
+static MAKING: Mutex<()> = Mutex::new(());
+
+/// The error code (class `class`) for `complaint` in `coll`, whose
+/// `MPI_Error_string` is "fastred: MPI_Xxx: message". Made once per pair;
+/// the bare class if MPI cannot add codes.
+pub fn code_for(coll: Collective, complaint: Complaint, class: c_int) -> c_int {
+    let slot = &CODES[coll as usize][complaint as usize];
+    let known = slot.load(Ordering::Acquire);
+    if known != 0 {
+        return known;
+    }
+    let _guard = MAKING.lock().unwrap_or_else(|e| e.into_inner());
+    let known = slot.load(Ordering::Acquire);
+    if known != 0 {
+        return known;
+    }
+    let text = format!("fastred: {}: {}", coll.mpi_name(), complaint.message());
+    let code = crate::mpi::add_error_code(class, &text).unwrap_or(class);
+    slot.store(code, Ordering::Release);
+    code
+}
+
+/// The MPI error code the user gets for `e` in `coll`: the code MPI returned,
+/// or for fastred's own failures a code with a message in `MPI_ERR_NO_MEM` /
+/// `MPI_ERR_INTERN`.
+pub fn code_of(coll: Collective, e: MpiError) -> c_int {
+    match e {
+        MpiError::Code(c) => c,
+        MpiError::NoMemory => code_for(coll, Complaint::NoMemory, class::no_mem()),
+        MpiError::Internal => code_for(coll, Complaint::Internal, class::intern()),
+    }
 }

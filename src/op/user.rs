@@ -22,7 +22,7 @@ impl Reducer for UserReducer {
             mpi::reduce_local(src, dst, self.extent, self.datatype, self.op)
         } else {
             // dst ∘ src: MPI only offers input ∘ inout, so swap through a copy.
-            let mut left = crate::algo::scratch(dst.len())?;
+            let mut left = crate::scratch::Scratch::new(dst.len())?;
             left.copy_from_slice(dst);
             dst.copy_from_slice(src);
             mpi::reduce_local(&left, dst, self.extent, self.datatype, self.op)
