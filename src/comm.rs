@@ -144,16 +144,12 @@ pub fn existing_state(comm: MPI_Comm) -> MpiResult<Option<&'static CommState>> {
     keyval()?.get(comm)
 }
 
-/// The state of `comm`, created on first use. Collective on first use (all
-/// ranks of `comm` reach it from the same collective call).
-pub fn state_of(comm: MPI_Comm) -> MpiResult<&'static CommState> {
-    let keyval = keyval()?;
-    if let Some(state) = keyval.get(comm)? {
-        return Ok(state);
-    }
+/// Set up the state of `comm`, which has none yet ([`existing_state`]).
+/// Collective: all ranks of `comm` reach it from the same collective call.
+pub fn create_state(comm: MPI_Comm) -> MpiResult<&'static CommState> {
     let mut shadow = mpi::private_copy(comm)?;
     match set_up(shadow) {
-        Ok(state) => keyval.attach(comm, Box::new(state)),
+        Ok(state) => keyval()?.attach(comm, Box::new(state)),
         Err(e) => {
             let _ = mpi::free(&mut shadow);
             Err(e)
@@ -198,7 +194,7 @@ impl Header {
 fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
     let (rank, size) = (mpi::rank(shadow)?, mpi::size(shadow)?);
     let local = config::local();
-    let tuning_payload = if rank == 0 { local.tuning_file().map(|f| [f.path.as_bytes(), &[0], &f.text].concat()) } else { None };
+    let tuning_payload = if rank == 0 { local.tuning_file().map(config::File::to_payload) } else { None };
     let mine = Header {
         forced: local.forced,
         segment_bytes: local.segment_bytes.unwrap_or(0) as u64,
@@ -245,12 +241,11 @@ fn table_from(payload: &[u8], rank: usize) -> Arc<Table> {
             return t.clone();
         }
     }
-    let split = payload.iter().position(|b| *b == 0).unwrap_or(payload.len());
-    let (path, text) = (String::from_utf8_lossy(&payload[..split]), payload.get(split + 1..).unwrap_or(&[]));
-    let table = if text.is_empty() {
+    let file = config::File::from_payload(payload);
+    let table = if file.text.is_empty() {
         DEFAULT_TABLE.clone() // unreadable: rank 0 warned when it read the file
     } else {
-        match Table::parse(&String::from_utf8_lossy(text), &path) {
+        match Table::parse(&String::from_utf8_lossy(&file.text), &file.path) {
             Ok(t) => Arc::new(t),
             Err(e) => {
                 if rank == 0 {
@@ -296,15 +291,13 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 fn ring_from_topology(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<Ring> {
     let hosts = gather_hosts(shadow, size)?;
     let file = if rank == 0 { config::local().topology_file().cloned() } else { None };
-    let payload = file.map(|f| [f.path.as_bytes(), &[0], &f.text].concat()).unwrap_or_default();
-    let payload = broadcast_bytes(shadow, payload)?;
-    let split = payload.iter().position(|b| *b == 0).unwrap_or(payload.len());
-    let (path, text) = (String::from_utf8_lossy(&payload[..split]).into_owned(), payload.get(split + 1..).unwrap_or(&[]));
+    let payload = broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())?;
+    let config::File { path, text } = config::File::from_payload(&payload);
     if rank == 0 && text.is_empty() && !path.is_empty() {
         log::warn!("FASTRED_TOPOLOGY={path}: the file is empty or unreadable; {TOPOLOGY_FALLBACK}");
     }
     let from_file = (!text.is_empty()).then(|| {
-        Topology::parse(&String::from_utf8_lossy(text), &format!("FASTRED_TOPOLOGY={path}"))
+        Topology::parse(&String::from_utf8_lossy(&text), &format!("FASTRED_TOPOLOGY={path}"))
             .and_then(|t| t.ring_order(&hosts).map(|order| (t.switch_count() > 1, order)))
     });
     let (multi_switch, order, source) = match from_file {

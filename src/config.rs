@@ -47,6 +47,19 @@ pub struct File {
     pub text: Vec<u8>,
 }
 
+impl File {
+    /// The file as one message: path, NUL, contents (what rank 0 broadcasts).
+    pub fn to_payload(&self) -> Vec<u8> {
+        [self.path.as_bytes(), &[0], &self.text].concat()
+    }
+
+    /// The file from [`File::to_payload`]'s message.
+    pub fn from_payload(payload: &[u8]) -> File {
+        let split = payload.iter().position(|b| *b == 0).unwrap_or(payload.len());
+        File { path: String::from_utf8_lossy(&payload[..split]).into_owned(), text: payload.get(split + 1..).unwrap_or(&[]).to_vec() }
+    }
+}
+
 fn env(var: &str) -> Option<String> {
     std::env::var(var).ok()
 }
@@ -271,6 +284,13 @@ mod tests {
         assert_eq!(f.0, [Some(Circulant), None, Some(CirculantSqrt), None]);
         let (_, w) = parse_forced("circulant:bogus");
         assert!(w[0].contains("unknown algorithm 'circulant:bogus'"), "{w:?}");
+    }
+
+    #[test]
+    fn file_payloads_round_trip() {
+        let f = File { path: "/tmp/t.table".into(), text: b"allreduce * * - ring\n".to_vec() };
+        assert_eq!(File::from_payload(&f.to_payload()), f);
+        assert_eq!(File::from_payload(b""), File { path: String::new(), text: vec![] });
     }
 
     #[test]

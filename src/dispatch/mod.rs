@@ -221,7 +221,7 @@ fn intracomm_state(comm: MPI_Comm) -> Result<&'static CommState, NotOurs> {
     match mpi::is_inter(comm) {
         Err(_) => Err(Fallback("invalid communicator")),
         Ok(true) => Err(Fallback("intercommunicator")),
-        Ok(false) => Ok(comm::state_of(comm)?),
+        Ok(false) => Ok(comm::create_state(comm)?),
     }
 }
 
@@ -231,6 +231,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let state = intracomm_state(call.comm)?;
     let (p, rank) = (state.size, state.rank);
     let blocks = validate::blocks_of(call, p)?;
+    validate::check_handles(call)?;
     if call.coll == Collective::Reduce && !(0..p as c_int).contains(&call.root) {
         return Err(Fallback("root out of range"));
     }

@@ -25,28 +25,42 @@ pub type LocalError = (Complaint, c_int);
 
 /// How the vector of `call` on `p` processes is cut into blocks (one block
 /// for allreduce and reduce), or why fastred does not run it (a negative
-/// count, or an invalid datatype or op handle, which some library would crash on).
+/// count, which MPICH 4.0.2 crashes on instead of reporting).
 pub fn blocks_of(call: &Call, p: usize) -> Result<Blocks, NotOurs> {
-    let (blocks, negative) = match call.counts {
-        Counts::One(n) if n < 0 => (None, Some(n)),
+    let blocks = match call.counts {
+        Counts::One(n) if n < 0 => Err(n),
         Counts::One(n) if call.coll == Collective::ReduceScatterBlock => {
             let total = (n as usize).checked_mul(p).ok_or(NotOurs::Fallback("count too large"))?;
-            (Some(Blocks::even(total, p)), None)
+            Ok(Blocks::even(total, p))
         }
-        Counts::One(n) => (Some(Blocks::even(n as usize, 1)), None),
+        Counts::One(n) => Ok(Blocks::even(n as usize, 1)),
         // SAFETY: MPI requires recvcounts to hold one entry per process.
         Counts::PerRank(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
         Counts::PerRankLarge(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
         _ => return Err(NotOurs::Fallback("null recvcounts")),
     };
-    if let Some(n) = negative {
-        // MPICH 4.0.2 crashes on this instead of reporting it.
+    blocks.map_err(|n| {
         log::debug!("{}: negative count ({n})", call.coll.mpi_name());
-        return Err(NotOurs::Invalid(Complaint::NegativeCount, class::count()));
+        NotOurs::Invalid(Complaint::NegativeCount, class::count())
+    })
+}
+
+/// Blocks from a `recvcounts` array, or its first negative entry.
+fn per_rank(counts: impl Iterator<Item = i64>) -> Result<Blocks, i64> {
+    let counts: Vec<i64> = counts.collect();
+    match counts.iter().find(|&&n| n < 0) {
+        Some(&n) => Err(n),
+        None => Ok(Blocks::from_counts(counts.iter().map(|&n| n as usize))),
     }
+}
+
+/// Datatype and op handles the running library would crash on rather than
+/// report: Open MPI 4.1's `MPI_Allreduce` dereferences NULL datatype and op
+/// handles (what `MPI_Type_f2c` / `MPI_Op_f2c` return for invalid Fortran
+/// handles), so fastred reports those itself. Other invalid handles go to the
+/// library, which reports them.
+pub fn check_handles(call: &Call) -> Result<(), NotOurs> {
     if cfg!(fastred_mpi = "openmpi") {
-        // Open MPI 4.1's MPI_Allreduce crashes on NULL datatype and op handles
-        // (what MPI_Type_f2c / MPI_Op_f2c return for invalid Fortran handles).
         if call.datatype != handle::datatype_null() && !crate::mpi::datatype_is_plausible(call.datatype) {
             return Err(NotOurs::Invalid(Complaint::InvalidDatatype, class::type_()));
         }
@@ -54,16 +68,7 @@ pub fn blocks_of(call: &Call, p: usize) -> Result<Blocks, NotOurs> {
             return Err(NotOurs::Invalid(Complaint::InvalidOp, class::op()));
         }
     }
-    Ok(blocks.expect("blocks when no count is negative"))
-}
-
-/// Blocks from a `recvcounts` array, or its first negative entry.
-fn per_rank(counts: impl Iterator<Item = i64>) -> (Option<Blocks>, Option<i64>) {
-    let counts: Vec<i64> = counts.collect();
-    match counts.iter().find(|&&n| n < 0) {
-        Some(&n) => (None, Some(n)),
-        None => (Some(Blocks::from_counts(counts.iter().map(|&n| n as usize))), None),
-    }
+    Ok(())
 }
 
 /// This rank's buffers: where its input is, whether its receive buffer is

@@ -7,21 +7,13 @@
  */
 #include "common.h"
 
-typedef int (*force_fn)(const char *);
-typedef int (*implements_fn)(int, int);
-typedef const char *(*name_fn)(int);
-typedef uint64_t (*count_fn)(void);
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
-    force_fn force = (force_fn)dlsym(RTLD_DEFAULT, "fastred_force");
-    implements_fn implements = (implements_fn)dlsym(RTLD_DEFAULT, "fastred_implements");
-    name_fn name = (name_fn)dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    count_fn allocations = (count_fn)dlsym(RTLD_DEFAULT, "fastred_allocations");
-    CHECK(force && implements && name && allocations, "fastred's C API not found");
-    if (!(force && implements && name && allocations)) return finish("allocations");
+    fastred_api api = fastred_lookup();
+    CHECK(api.force && api.allocations, "fastred's C API not found");
+    if (!(api.force && api.allocations)) return finish("allocations");
     const char *coll_names[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"};
     const int colls[] = {0, 1, 3};
     const long sizes[] = {1, 500, 40000}; /* doubles: 8 B, 4 KB, 320 KB */
@@ -31,34 +23,33 @@ int main(int argc, char **argv) {
     for (long i = 0; i < biggest; i++) in[i] = t_rank + i;
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    int algorithms = 0, checked = 0;
-    while (name(algorithms)) algorithms++;
+    int algorithms = api.algorithms, checked = 0;
     for (unsigned k = 0; k < sizeof colls / sizeof colls[0]; k++) {
         int c = colls[k];
         for (int a = -1; a < algorithms; a++) { /* -1: the default choice */
-            if (a == 0 || (a > 0 && !implements(c, a))) continue; /* 0: native */
+            if (a == 0 || (a > 0 && !api.implements(c, a))) continue; /* 0: native */
             char spec[96];
-            snprintf(spec, sizeof spec, "%s:%s", coll_names[c], a < 0 ? "" : name(a));
-            force(a < 0 ? NULL : spec);
+            snprintf(spec, sizeof spec, "%s:%s", coll_names[c], a < 0 ? "" : api.algorithm_name(a));
+            api.force(a < 0 ? NULL : spec);
             for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 int n = (int)sizes[s], root = t_size - 1;
                 uint64_t before = 0;
                 for (int i = 0; i <= CALLS; i++) {
-                    if (i == 1) before = allocations(); /* after the warm-up call */
+                    if (i == 1) before = api.allocations(); /* after the warm-up call */
                     if (c == 0) MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
                     else if (c == 1) MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, comm);
                     else MPI_Reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
                 }
-                uint64_t made = allocations() - before;
+                uint64_t made = api.allocations() - before;
                 CHECK(made == 0, "%s of %d doubles with %s: %llu allocations in %d calls", coll_names[c], n,
-                      a < 0 ? "the default choice" : name(a), (unsigned long long)made, CALLS);
+                      a < 0 ? "the default choice" : api.algorithm_name(a), (unsigned long long)made, CALLS);
                 double want = t_size * (double)(c == 3 ? t_rank * n : 0) + t_size * (t_size - 1) / 2.0;
                 if (c != 1 || t_rank == root) CHECK(out[0] == want, "%s with %s: wrong result %g", coll_names[c], spec, out[0]);
                 checked++;
             }
         }
     }
-    force(NULL);
+    api.force(NULL);
     if (t_rank == 0) printf("allocations: %d cases checked\n", checked);
     MPI_Comm_free(&comm);
     free(in);

@@ -19,12 +19,7 @@
  */
 #include "common.h"
 
-typedef int (*force_fn)(const char *);
-typedef int (*implements_fn)(int, int);
-typedef const char *(*name_fn)(int);
-static force_fn fastred_force;
-static implements_fn fastred_implements;
-static name_fn fastred_algorithm_name;
+static fastred_api api;
 
 static uint64_t rng_state;
 static uint64_t next_random(void) { return rng_state = mix(rng_state); }
@@ -180,20 +175,19 @@ static int run_case(uint64_t seed, int iteration, MPI_Comm *comms) {
         memset(out_f, 0xA5, bytes);
         memset(out_n, 0xA5, bytes);
         char spec[96] = "";
-        if (fastred_force && !use_default) {
-            int algorithms = 0, chosen = -1, candidates = 0;
-            while (fastred_algorithm_name(algorithms)) algorithms++;
-            for (int a = 0; a < algorithms; a++) candidates += fastred_implements(coll, a);
+        if (api.force && !use_default) {
+            int algorithms = api.algorithms, chosen = -1, candidates = 0;
+            for (int a = 0; a < algorithms; a++) candidates += api.implements(coll, a);
             int nth = candidates ? algo_pick % candidates : -1;
             for (int a = 0; a < algorithms && nth >= 0; a++)
-                if (fastred_implements(coll, a) && nth-- == 0) chosen = a;
+                if (api.implements(coll, a) && nth-- == 0) chosen = a;
 #ifdef MPICH_VERSION
             /* Handing MPICH 4.0.2 a reduce with MPI_IN_PLACE at a non-zero root, or a
              * long reduce-scatter with MPI_IN_PLACE, crashes it. */
             if (chosen == 0 && in_place && ((coll == 1 && root != 0) || coll >= 2)) chosen = -1;
 #endif
-            if (chosen >= 0) snprintf(spec, sizeof spec, "%s:%s", coll_names[coll], fastred_algorithm_name(chosen));
-            fastred_force(spec);
+            if (chosen >= 0) snprintf(spec, sizeof spec, "%s:%s", coll_names[coll], api.algorithm_name(chosen));
+            api.force(spec);
         }
         /* MPI_IN_PLACE: the input goes in the receive buffer (reduce: at the root only). */
         int place = in_place && !(coll == 1 && r != root);
@@ -215,7 +209,7 @@ static int run_case(uint64_t seed, int iteration, MPI_Comm *comms) {
         case 3: rc_f = MPI_Reduce_scatter_block(sf, out_f, (int)n, f->type, f->op, comm);
                 rc_n = PMPI_Reduce_scatter_block(sn, out_n, (int)n, f->type, f->op, comm); break;
         }
-        if (fastred_force && !use_default) fastred_force(NULL);
+        if (api.force && !use_default) api.force(NULL);
         long check = (coll == 1 && r != root) ? 0 : mine;
         long bad = -1;
         for (long k = 0; k < check && bad < 0; k++)
@@ -241,10 +235,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
     int iterations = argc > 2 ? atoi(argv[2]) : 200, only = argc > 3 ? atoi(argv[3]) : -1;
-    fastred_force = (force_fn)dlsym(RTLD_DEFAULT, "fastred_force");
-    fastred_implements = (implements_fn)dlsym(RTLD_DEFAULT, "fastred_implements");
-    fastred_algorithm_name = (name_fn)dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    if (!fastred_implements || !fastred_algorithm_name) fastred_force = NULL;
+    api = fastred_lookup();
     set_up_families();
 
     MPI_Comm comms[5];

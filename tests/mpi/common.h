@@ -31,6 +31,29 @@ static uint64_t fastred_count(const char *fn, int coll) {
 
 static int fastred_loaded(void) { return dlsym(RTLD_DEFAULT, "fastred_own_calls") != NULL; }
 
+/* fastred's C API for forcing algorithms, looked up at run time: `force` is
+ * NULL unless fastred is loaded with all of it. */
+typedef struct {
+    int (*force)(const char *);
+    int (*implements)(int, int);
+    const char *(*algorithm_name)(int);
+    uint64_t (*allocations)(void);
+    int algorithms; /* algorithm indices 0 .. algorithms-1 */
+} fastred_api;
+
+static fastred_api fastred_lookup(void) {
+    fastred_api api = {
+        (int (*)(const char *))dlsym(RTLD_DEFAULT, "fastred_force"),
+        (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements"),
+        (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name"),
+        (uint64_t (*)(void))dlsym(RTLD_DEFAULT, "fastred_allocations"),
+        0,
+    };
+    if (!api.implements || !api.algorithm_name) api.force = NULL;
+    while (api.force && api.algorithm_name(api.algorithms)) api.algorithms++;
+    return api;
+}
+
 /* Deterministic per-(rank, index, salt) pseudo-random 64 bits. */
 static inline uint64_t mix(uint64_t x) {
     x += 0x9e3779b97f4a7c15ull;
