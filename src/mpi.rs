@@ -328,6 +328,37 @@ pub fn op_is_plausible(op: MPI_Op) -> bool {
     unsafe { ffi::fr_op_plausible(op) != 0 }
 }
 
+/// The C shim's `long double` loops (Rust has no x87 extended type).
+#[derive(Clone, Copy)]
+pub enum ShimLoop {
+    LongDouble,
+    LongDoubleComplex,
+    LongDoubleInt,
+}
+
+/// `dst ← src ∘ dst` (or `dst ∘ src`) with the shim's op `code` on elements
+/// of `size` bytes; `src` holds at least as many elements as `dst`.
+pub fn shim_reduce(which: ShimLoop, code: c_int, size: usize, src: &[u8], dst: &mut [u8], src_is_left: bool) {
+    let n = dst.len() / size;
+    assert!(src.len() >= n * size, "source shorter than destination");
+    let f = match which {
+        ShimLoop::LongDouble => ffi::fr_long_double_reduce,
+        ShimLoop::LongDoubleComplex => ffi::fr_long_double_complex_reduce,
+        ShimLoop::LongDoubleInt => ffi::fr_long_double_int_reduce,
+    };
+    // SAFETY: both buffers hold n whole elements (checked above); the shim
+    // reads src and writes dst only, within n elements.
+    let rc = unsafe { f(code, src.as_ptr().cast(), dst.as_mut_ptr().cast(), n, src_is_left as c_int) };
+    debug_assert_eq!(rc, 0);
+}
+
+/// End the process at once with `code`, running no exit handlers (which
+/// could call into an MPI library fastred must not use).
+pub fn exit_immediately(code: c_int) -> ! {
+    // SAFETY: _exit takes no pointers and does not return.
+    unsafe { libc::_exit(code) }
+}
+
 /// Size in bytes of one `t`.
 pub fn type_size(t: MPI_Datatype) -> MpiResult<usize> {
     let mut size: c_int = 0;

@@ -28,8 +28,14 @@ thread_local! {
     static POOL: RefCell<BufferPool> = const { RefCell::new(BufferPool { buffers: Vec::new(), bytes: 0 }) };
 }
 
-/// `len` bytes of scratch.
+/// Scratch of at most this many bytes lives inside the `Scratch` itself (on
+/// the stack): the short vectors of latency-bound calls touch no pool.
+const INLINE_BYTES: usize = 64;
+
+/// `len` bytes of scratch: inline while `len` ≤ [`INLINE_BYTES`] and no
+/// larger size was asked for, else a heap buffer from the pool.
 pub struct Scratch {
+    inline: [u8; INLINE_BYTES],
     buf: Vec<u8>,
     len: usize,
 }
@@ -85,12 +91,12 @@ impl Scratch {
 
     /// No bytes (allocates nothing).
     pub fn empty() -> Scratch {
-        Scratch { buf: Vec::new(), len: 0 }
+        Scratch { inline: [0; INLINE_BYTES], buf: Vec::new(), len: 0 }
     }
 
     /// Make this `len` bytes long (contents unspecified).
     pub fn resize(&mut self, len: usize) -> MpiResult {
-        if len > self.buf.len() {
+        if len > self.capacity() {
             let bigger = match take_pooled(len) {
                 Some(b) => b,
                 None => allocate_zeroed(len)?,
@@ -99,6 +105,10 @@ impl Scratch {
         }
         self.len = len;
         Ok(())
+    }
+
+    fn capacity(&self) -> usize {
+        if self.buf.is_empty() { INLINE_BYTES } else { self.buf.len() }
     }
 }
 
@@ -111,13 +121,13 @@ impl Drop for Scratch {
 impl Deref for Scratch {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.buf[..self.len]
+        if self.buf.is_empty() { &self.inline[..self.len] } else { &self.buf[..self.len] }
     }
 }
 
 impl DerefMut for Scratch {
     fn deref_mut(&mut self) -> &mut [u8] {
-        &mut self.buf[..self.len]
+        if self.buf.is_empty() { &mut self.inline[..self.len] } else { &mut self.buf[..self.len] }
     }
 }
 
@@ -229,6 +239,9 @@ mod tests {
 
     #[test]
     fn buffers_are_reused_and_sized() {
+        let small = Scratch::new(INLINE_BYTES).unwrap();
+        assert_eq!(small.len(), INLINE_BYTES);
+        drop(small);
         let first = Scratch::new(1000).unwrap();
         let ptr = first.as_ptr();
         assert_eq!(first.len(), 1000);

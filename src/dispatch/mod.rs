@@ -188,8 +188,7 @@ fn check_library_matches_build() {
             pretty(ffi::FLAVOUR),
             pretty(running),
         );
-        // SAFETY: immediate exit; no atexit handlers that could call into MPI.
-        unsafe { libc::_exit(1) };
+        mpi::exit_immediately(1);
     }
 }
 

@@ -1,8 +1,10 @@
 //! Element-wise kernels for every predefined op × element type.
 //!
-//! Each kernel is `zip_with::<T, O>`: one tight loop over typed slices (when
-//! both buffers are aligned, which is the normal case) that LLVM vectorises,
-//! with an unaligned fallback. `long double` goes through the C shim.
+//! Each kernel is `zip_with::<T, O>`: one loop over the elements of both
+//! buffers, read and written with `from_ne_bytes`/`to_ne_bytes` (safe, any
+//! alignment; LLVM turns it into the same vectorised loop as typed slices:
+//! measured equal within noise for f64 and i32 sums of 8 KiB–16 MiB).
+//! `long double` goes through the C shim.
 
 use super::{Elem, OpKind};
 use std::mem::{align_of, size_of};
@@ -15,30 +17,51 @@ trait BinOp<T> {
     fn apply(a: T, b: T) -> T;
 }
 
-#[inline(always)]
-fn zip_with<T: Copy, O: BinOp<T>>(src: &[u8], dst: &mut [u8], src_is_left: bool) {
-    let n = dst.len() / size_of::<T>();
-    assert!(src.len() >= n * size_of::<T>());
-    let s = src.as_ptr() as *const T;
-    let d = dst.as_mut_ptr() as *mut T;
-    if (s as usize).is_multiple_of(align_of::<T>()) && (d as usize).is_multiple_of(align_of::<T>()) {
-        // SAFETY: both regions hold n elements of T (plain-old-data types only),
-        // are aligned, and do not overlap (one is & and the other &mut).
-        let (s, d) = unsafe { (std::slice::from_raw_parts(s, n), std::slice::from_raw_parts_mut(d, n)) };
-        if src_is_left {
-            d.iter_mut().zip(s).for_each(|(d, s)| *d = O::apply(*s, *d));
-        } else {
-            d.iter_mut().zip(s).for_each(|(d, s)| *d = O::apply(*d, *s));
-        }
-    } else {
-        for i in 0..n {
-            // SAFETY: in bounds as above; unaligned access is explicit.
-            unsafe {
-                let a = s.add(i).read_unaligned();
-                let b = d.add(i).read_unaligned();
-                d.add(i).write_unaligned(if src_is_left { O::apply(a, b) } else { O::apply(b, a) });
+/// An element type as bytes in the native layout (the C layout MPI defines).
+trait Element: Copy {
+    const SIZE: usize;
+    fn load(b: &[u8]) -> Self;
+    fn store(self, b: &mut [u8]);
+}
+
+macro_rules! primitive_elements {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const SIZE: usize = size_of::<$t>();
+            #[inline(always)]
+            fn load(b: &[u8]) -> Self {
+                <$t>::from_ne_bytes(b[..Self::SIZE].try_into().expect("one element"))
+            }
+            #[inline(always)]
+            fn store(self, b: &mut [u8]) {
+                b[..Self::SIZE].copy_from_slice(&self.to_ne_bytes())
             }
         }
+    )*};
+}
+primitive_elements!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+/// Complex numbers: (real, imaginary).
+impl<T: Element> Element for [T; 2] {
+    const SIZE: usize = 2 * T::SIZE;
+    #[inline(always)]
+    fn load(b: &[u8]) -> Self {
+        [T::load(b), T::load(&b[T::SIZE..])]
+    }
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        self[0].store(b);
+        self[1].store(&mut b[T::SIZE..]);
+    }
+}
+
+#[inline(always)]
+fn zip_with<T: Element, O: BinOp<T>>(src: &[u8], dst: &mut [u8], src_is_left: bool) {
+    let (src, dst) = (src.chunks_exact(T::SIZE), dst.chunks_exact_mut(T::SIZE));
+    if src_is_left {
+        dst.zip(src).for_each(|(d, s)| O::apply(T::load(s), T::load(d)).store(d));
+    } else {
+        dst.zip(src).for_each(|(d, s)| O::apply(T::load(d), T::load(s)).store(d));
     }
 }
 
@@ -98,6 +121,24 @@ struct Pair<V, I> {
     i: I,
 }
 
+impl<V: Element, I: Element> Pair<V, I> {
+    /// Where the index starts (`repr(C)`: after the value, aligned).
+    const INDEX_OFFSET: usize = V::SIZE.next_multiple_of(align_of::<I>());
+}
+
+impl<V: Element, I: Element> Element for Pair<V, I> {
+    const SIZE: usize = size_of::<Self>();
+    #[inline(always)]
+    fn load(b: &[u8]) -> Self {
+        Pair { v: V::load(b), i: I::load(&b[Self::INDEX_OFFSET..]) }
+    }
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        self.v.store(b);
+        self.i.store(&mut b[Self::INDEX_OFFSET..]);
+    }
+}
+
 impl<V: PartialOrd + Copy, I: Ord + Copy> BinOp<Pair<V, I>> for MaxLoc {
     /// MPI-4.0 §6.9.4: the larger value; on a tie, the smaller index.
     #[inline(always)]
@@ -136,6 +177,17 @@ impl<F: PartialOrd> Ord for FloatIndex<F> {
         self.0.partial_cmp(&other.0).unwrap_or(std::cmp::Ordering::Equal)
     }
 }
+impl<F: Element> Element for FloatIndex<F> {
+    const SIZE: usize = F::SIZE;
+    #[inline(always)]
+    fn load(b: &[u8]) -> Self {
+        FloatIndex(F::load(b))
+    }
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        self.0.store(b)
+    }
+}
 impl<F: PartialOrd> PartialOrd for FloatIndex<F> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
@@ -147,12 +199,7 @@ impl<F: PartialOrd> PartialOrd for FloatIndex<F> {
 macro_rules! shim_kernel {
     ($f:ident, $code:expr, $size:expr) => {{
         fn k(src: &[u8], dst: &mut [u8], src_is_left: bool) {
-            // SAFETY: both buffers hold dst.len()/size whole elements; the shim
-            // reads src and writes dst only.
-            let rc = unsafe {
-                crate::ffi::$f($code, src.as_ptr().cast(), dst.as_mut_ptr().cast(), dst.len() / $size, src_is_left as i32)
-            };
-            debug_assert_eq!(rc, 0);
+            crate::mpi::shim_reduce(crate::mpi::ShimLoop::$f, $code, $size, src, dst, src_is_left);
         }
         Some(k as Kernel)
     }};
@@ -163,14 +210,14 @@ macro_rules! shim_kernel {
 fn long_double_kernel(op: OpKind, elem: Elem) -> Option<Kernel> {
     use OpKind::*;
     match (elem, op) {
-        (Elem::LongDouble, Sum) => shim_kernel!(fr_long_double_reduce, 1, 16),
-        (Elem::LongDouble, Prod) => shim_kernel!(fr_long_double_reduce, 2, 16),
-        (Elem::LongDouble, Min) => shim_kernel!(fr_long_double_reduce, 3, 16),
-        (Elem::LongDouble, Max) => shim_kernel!(fr_long_double_reduce, 4, 16),
-        (Elem::LongDoubleComplex, Sum) => shim_kernel!(fr_long_double_complex_reduce, 1, 32),
-        (Elem::LongDoubleComplex, Prod) => shim_kernel!(fr_long_double_complex_reduce, 2, 32),
-        (Elem::LongDoubleInt, Maxloc) => shim_kernel!(fr_long_double_int_reduce, 11, 32),
-        (Elem::LongDoubleInt, Minloc) => shim_kernel!(fr_long_double_int_reduce, 12, 32),
+        (Elem::LongDouble, Sum) => shim_kernel!(LongDouble, 1, 16),
+        (Elem::LongDouble, Prod) => shim_kernel!(LongDouble, 2, 16),
+        (Elem::LongDouble, Min) => shim_kernel!(LongDouble, 3, 16),
+        (Elem::LongDouble, Max) => shim_kernel!(LongDouble, 4, 16),
+        (Elem::LongDoubleComplex, Sum) => shim_kernel!(LongDoubleComplex, 1, 32),
+        (Elem::LongDoubleComplex, Prod) => shim_kernel!(LongDoubleComplex, 2, 32),
+        (Elem::LongDoubleInt, Maxloc) => shim_kernel!(LongDoubleInt, 11, 32),
+        (Elem::LongDoubleInt, Minloc) => shim_kernel!(LongDoubleInt, 12, 32),
         _ => None,
     }
 }
@@ -281,9 +328,10 @@ pub fn kernel(op: OpKind, elem: Elem) -> Option<Kernel> {
 mod tests {
     use super::*;
 
-    fn bytes<T: Copy>(v: &[T]) -> Vec<u8> {
-        // SAFETY: plain-old-data test values.
-        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)).to_vec() }
+    fn bytes<T: Element>(v: &[T]) -> Vec<u8> {
+        let mut out = vec![0; v.len() * T::SIZE];
+        v.iter().zip(out.chunks_exact_mut(T::SIZE)).for_each(|(x, b)| x.store(b));
+        out
     }
 
     #[test]
@@ -334,7 +382,7 @@ mod tests {
         let k = kernel(OpKind::Maxloc, Elem::DoubleInt).unwrap();
         let mut d = bytes(&[Pair { v: 2.0f64, i: 7i32 }, Pair { v: 1.0, i: 1 }]);
         k(&bytes(&[Pair { v: 2.0f64, i: 3i32 }, Pair { v: 0.5, i: 0 }]), &mut d, false);
-        let r: &[Pair<f64, i32>] = unsafe { std::slice::from_raw_parts(d.as_ptr().cast(), 2) };
+        let r: Vec<Pair<f64, i32>> = d.chunks_exact(16).map(Pair::load).collect();
         assert_eq!((r[0].v, r[0].i, r[1].v, r[1].i), (2.0, 3, 1.0, 1));
     }
 

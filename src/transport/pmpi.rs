@@ -105,7 +105,10 @@ impl Transport for PmpiTransport {
     }
 
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
-        if data.len() <= self.piece || !PIECES_AT_ONCE {
+        if data.len() <= self.piece {
+            return self.send_one(to, data);
+        }
+        if !PIECES_AT_ONCE {
             return pieces(data.len(), self.piece).try_for_each(|r| self.send_one(to, &data[r]));
         }
         let mut posted = Requests::new();
@@ -114,7 +117,10 @@ impl Transport for PmpiTransport {
     }
 
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        if buf.len() <= self.piece || !PIECES_AT_ONCE {
+        if buf.len() <= self.piece {
+            return self.recv_one(from, buf);
+        }
+        if !PIECES_AT_ONCE {
             return pieces(buf.len(), self.piece).try_for_each(|r| self.recv_one(from, &mut buf[r]));
         }
         let mut posted = Requests::new();
@@ -123,7 +129,10 @@ impl Transport for PmpiTransport {
     }
 
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        if (data.len() <= self.piece && buf.len() <= self.piece) || !PIECES_AT_ONCE {
+        if data.len() <= self.piece && buf.len() <= self.piece {
+            return self.sendrecv_one(to, data, from, buf);
+        }
+        if !PIECES_AT_ONCE {
             return self.sendrecv_pieces_in_steps(to, data, from, buf);
         }
         // Each direction is its own stream of pieces, so both ends agree on the

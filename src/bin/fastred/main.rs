@@ -129,8 +129,9 @@ pub fn mpirun_command(flavour: &str, launcher: Option<&str>, lib: &Path) -> Comm
 }
 
 fn is_root() -> bool {
-    // SAFETY: no arguments, no side effects.
-    unsafe { libc::geteuid() == 0 }
+    // /proc/self belongs to the process's effective user.
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
 /// Split `[--mpi F] [--launcher CMD] [mpirun args] PROGRAM [args]`.
