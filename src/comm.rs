@@ -9,11 +9,11 @@
 //!   `FASTRED_SEGMENT`, `FASTRED_PIECE`), in one broadcast of a fixed-size
 //!   header (plus the table's text if rank 0 has a `FASTRED_TUNING` file), so
 //!   ranks with differing environments still choose alike;
-//! - the logical ring for `ring` (Patarasuk & Yuan §3.2), from every
-//!   rank's host name and rank 0's `FASTRED_TOPOLOGY`, computed only when a
-//!   call first needs it (collectively: every rank reaches that point in the
-//!   same call, because the need depends only on arguments MPI requires to
-//!   agree).
+//! - where the ranks are ([`Placement`]): every rank's host, and the
+//!   logical ring for `ring` (Patarasuk & Yuan §3.2) from the host names and
+//!   rank 0's `FASTRED_TOPOLOGY`, computed only when a call first needs it
+//!   (collectively: every rank reaches that point in the same call, because
+//!   the need depends only on arguments MPI requires to agree).
 //!
 //! The attribute's delete callback frees all of it when the user frees the
 //! communicator.
@@ -41,7 +41,7 @@ pub struct CommState {
     pub segment_bytes: Option<usize>,
     /// `FASTRED_PIECE` (rank 0's): longer messages go in pieces of this size.
     pub piece_bytes: usize,
-    ring: OnceCell<Ring>,
+    placement: OnceCell<Placement>,
     /// The last decision per collective.
     last: [LastDecision; 4],
     /// Decisions already logged (collective, algorithm, size class).
@@ -77,14 +77,24 @@ impl DecisionKey {
     }
 }
 
-/// The contention-free logical ring of a communicator.
+/// Where a communicator's ranks are.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ring {
-    /// `order[i]` is the rank at position i.
-    pub order: Vec<usize>,
+pub struct Placement {
+    /// The contention-free logical ring: `ring[i]` is the rank at position i.
+    pub ring: Vec<usize>,
     /// The ring differs from rank order or spans several switches: the
     /// selector's `topology` condition.
-    pub matters: bool,
+    pub ring_matters: bool,
+    /// `host_of[r]`: rank r's host, numbered in order of first appearance
+    /// (same host name: same number).
+    pub host_of: Vec<usize>,
+}
+
+impl Placement {
+    /// How many hosts the ranks are on.
+    pub fn host_count(&self) -> usize {
+        self.host_of.iter().max().map_or(0, |&h| h + 1)
+    }
 }
 
 impl CommState {
@@ -111,9 +121,14 @@ impl CommState {
         last.meta.store(key.meta(algorithm), Ordering::Relaxed);
     }
 
-    /// The logical ring; collective on the communicator the first time.
-    pub fn ring(&self) -> MpiResult<&Ring> {
-        self.ring.get_or_try_init(|| ring_from_topology(self.shadow, self.rank, self.size))
+    /// Where the ranks are; collective on the communicator the first time.
+    pub fn placement(&self) -> MpiResult<&Placement> {
+        self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size))
+    }
+
+    /// The placement if it is already known (no communication).
+    pub fn known_placement(&self) -> Option<&Placement> {
+        self.placement.get()
     }
 }
 
@@ -222,7 +237,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         table,
         segment_bytes: (agreed.segment_bytes > 0).then_some(agreed.segment_bytes as usize),
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
-        ring: OnceCell::new(),
+        placement: OnceCell::new(),
         last: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
@@ -284,12 +299,13 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
 }
 
-/// The logical ring for `ring`: from rank 0's `FASTRED_TOPOLOGY` file
-/// (Lemma 4) when it is set and valid, else Lemma 5's automatic order (ranks
-/// grouped by host). Problems with the file: one warning on rank 0, naming the
-/// line, then the automatic order.
-fn ring_from_topology(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<Ring> {
+/// Every rank's host, and the logical ring for `ring`: from rank 0's
+/// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
+/// automatic order (ranks grouped by host). Problems with the file: one
+/// warning on rank 0, naming the line, then the automatic order.
+fn placement(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<Placement> {
     let hosts = gather_hosts(shadow, size)?;
+    let host_of = host_numbers(&hosts);
     let file = if rank == 0 { config::local().topology_file().cloned() } else { None };
     let payload = broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())?;
     let config::File { path, text } = config::File::from_payload(&payload);
@@ -313,12 +329,30 @@ fn ring_from_topology(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<R
     if rank == 0 && (misordered || multi_switch) {
         log::info!("topology ({source}): ring order {order:?}{}", if multi_switch { ", several switches" } else { "" });
     }
-    Ok(Ring { order, matters: misordered || multi_switch })
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of })
+}
+
+/// Each name's position among the distinct names, in order of first appearance.
+fn host_numbers(names: &[String]) -> Vec<usize> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    names
+        .iter()
+        .map(|n| {
+            let next = seen.len();
+            *seen.entry(n.as_str()).or_insert(next)
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_are_numbered_by_first_appearance() {
+        let names: Vec<String> = ["b", "a", "b", "c", "a"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(host_numbers(&names), vec![0, 1, 0, 2, 1]);
+    }
 
     #[test]
     fn header_round_trips() {

@@ -435,13 +435,33 @@ pub fn sendrecv(comm: MPI_Comm, tag: c_int, to: usize, data: &[u8], from: usize,
 /// error path (a post that failed part way, a failed wait), by `Drop`, which
 /// cancels and completes whatever is still pending.
 pub struct Requests<'a> {
+    /// Requests in the order posted; those before `waited` are complete.
     reqs: Pooled<MPI_Request>,
+    waited: usize,
     _buffers: std::marker::PhantomData<&'a mut [u8]>,
 }
 
 impl<'a> Requests<'a> {
     pub fn new() -> Self {
-        Requests { reqs: Pooled::new(), _buffers: std::marker::PhantomData }
+        Requests { reqs: Pooled::new(), waited: 0, _buffers: std::marker::PhantomData }
+    }
+
+    /// Requests posted and not yet waited for.
+    pub fn pending(&self) -> usize {
+        self.reqs.len() - self.waited
+    }
+
+    /// Wait for the oldest pending request (its error code on failure).
+    pub fn wait_oldest(&mut self) -> MpiResult {
+        let i = self.waited;
+        // SAFETY: a request posted above and not yet completed.
+        check(unsafe { ffi::PMPI_Wait(&mut self.reqs[i], ffi::RSMPI_STATUS_IGNORE) })?;
+        self.waited += 1;
+        if self.waited >= 64 && 2 * self.waited >= self.reqs.len() {
+            self.reqs.drain(..self.waited); // completed (null) requests
+            self.waited = 0;
+        }
+        Ok(())
     }
 
     /// Post a send of `data` (borrowed until the requests complete).
@@ -464,15 +484,14 @@ impl<'a> Requests<'a> {
         Ok(())
     }
 
-    /// Wait for every request, in the order posted. One `MPI_Wait` each
-    /// rather than `MPI_Waitall`, which reports only `MPI_ERR_IN_STATUS`: a
-    /// failed `MPI_Wait` returns the request's own error code. (All requests
-    /// were posted before the first wait, so waiting in turn loses no
-    /// overlap.) On failure, `Drop` completes the rest.
+    /// Wait for every pending request, in the order posted. One `MPI_Wait`
+    /// each rather than `MPI_Waitall`, which reports only
+    /// `MPI_ERR_IN_STATUS`: a failed `MPI_Wait` returns the request's own
+    /// error code. (All requests were posted before the first wait, so
+    /// waiting in turn loses no overlap.) On failure, `Drop` completes the rest.
     pub fn wait_all(mut self) -> MpiResult {
-        for i in 0..self.reqs.len() {
-            // SAFETY: a request posted above and not yet completed.
-            check(unsafe { ffi::PMPI_Wait(&mut self.reqs[i], ffi::RSMPI_STATUS_IGNORE) })?;
+        while self.pending() > 0 {
+            self.wait_oldest()?;
         }
         self.reqs.clear();
         Ok(())

@@ -31,6 +31,36 @@ pub struct Shape {
     /// The topology calls for the topology-aware ring: ranks are not in
     /// ring order on their hosts, or the network has several switches.
     pub topology: bool,
+    /// How the ranks sit on hosts.
+    pub hosts: Hosts,
+}
+
+/// How a communicator's ranks sit on hosts (computed, collectively, only
+/// when the table's choice depends on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Hosts {
+    /// One rank per host (or a single rank).
+    #[default]
+    OnePerHost,
+    /// Every rank on one host.
+    OneHost,
+    /// Several hosts, at least one with several ranks.
+    Shared,
+}
+
+impl Hosts {
+    const ALL: [Hosts; 3] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared];
+
+    /// The class of `p` ranks on `host_count` hosts.
+    pub fn of(p: usize, host_count: usize) -> Hosts {
+        if host_count >= p {
+            Hosts::OnePerHost
+        } else if host_count == 1 {
+            Hosts::OneHost
+        } else {
+            Hosts::Shared
+        }
+    }
 }
 
 /// δ_expo,max (Rabenseifner 2004 §3.6, footnote 2): the largest difference of
@@ -61,10 +91,12 @@ enum Condition {
     UserOp,
     BinaryBlocksRule,
     Topology,
+    OneHost,
+    SharedHosts,
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 9] = [
+    const NAMES: [(&'static str, Condition); 11] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -74,6 +106,8 @@ impl Condition {
         ("userop", Condition::UserOp),
         ("binary_blocks_rule", Condition::BinaryBlocksRule),
         ("topology", Condition::Topology),
+        ("onehost", Condition::OneHost),
+        ("sharedhosts", Condition::SharedHosts),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -87,6 +121,8 @@ impl Condition {
             Condition::UserOp => !s.builtin_op,
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
             Condition::Topology => s.topology,
+            Condition::OneHost => s.hosts == Hosts::OneHost,
+            Condition::SharedHosts => s.hosts == Hosts::Shared,
         }
     }
 }
@@ -178,11 +214,12 @@ impl Table {
         Table::parse(DEFAULT_TABLE, "default table").expect("the default table parses")
     }
 
-    /// Whether the choice for `shape` depends on its `topology` condition
-    /// (only then is the ring worth computing).
-    pub fn depends_on_topology(&self, s: &Shape) -> bool {
-        let rule = |topology| self.lookup(&Shape { topology, ..*s }).map(|r| r.line);
-        rule(false) != rule(true)
+    /// Whether the choice for `shape` depends on where the ranks are (its
+    /// `topology` and `hosts`; only then is the placement worth computing).
+    pub fn depends_on_placement(&self, s: &Shape) -> bool {
+        let rule = |topology, hosts| self.lookup(&Shape { topology, hosts, ..*s }).map(|r| r.line);
+        let first = rule(false, Hosts::OnePerHost);
+        [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| rule(t, h) != first))
     }
 
     /// The first rule that matches `shape` and whose algorithm can run it.
@@ -251,7 +288,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -366,7 +403,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

@@ -3,7 +3,7 @@
 //! (Vectors of 1-byte elements; n chosen so every split is exact.)
 
 mod common;
-use common::scrambled;
+use common::{scattered_hosts, scrambled};
 
 use fastred::algo::halving_groups::{self, Group, Segments};
 use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pairwise, pipeline, recursive_doubling, ring, Transport};
@@ -52,7 +52,8 @@ fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
                 let per_rank = InProcess::run(p, |t| {
                     let counting = Counting::new(t);
                     let ring = scrambled(p);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, segment_bytes: None, model: &model };
+                    let hosts = scattered_hosts(p);
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()

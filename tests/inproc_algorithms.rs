@@ -9,10 +9,10 @@
 //! algorithms have (skip sequences, segment sizes, p = 1000).
 
 mod common;
-use common::{from_bytes, scrambled, to_bytes};
+use common::{from_bytes, scattered_hosts, scrambled, to_bytes};
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
-use fastred::algo::registry::{Descriptor, Job, REGISTRY};
+use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
 use fastred::algo::{fibonacci_tree, pipeline, Blocks, Transport};
 use fastred::error::MpiResult;
 use fastred::select::Collective;
@@ -128,8 +128,9 @@ fn check_reduce_scatter(name: &str, p: usize, blocks: &Blocks, algo: &ReduceScat
 #[allow(clippy::too_many_arguments)]
 fn run_registered(d: &Descriptor, t: &InProcess, op: &dyn Reducer, buf: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, commutative: bool) -> MpiResult {
     let ring = scrambled(t.size());
+    let hosts = scattered_hosts(t.size());
     let model = CostModel::default();
-    let job = Job { coll, blocks, root, commutative, ring: &ring, segment_bytes: None, model: &model };
+    let job = Job { coll, blocks, root, commutative, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
     (d.run.expect("a runnable algorithm"))(t, op, buf, &job)
 }
 
@@ -160,6 +161,31 @@ fn every_registered_algorithm_on_every_collective_it_implements() {
                 }
             }
         }
+    }
+}
+
+/// The two-level algorithm on placements the registry sweep (scattered hosts)
+/// does not cover: one host, one rank per host, consecutive pairs, round robin.
+#[test]
+fn hierarchical_on_every_kind_of_placement() {
+    let d = Algorithm::Hierarchical.descriptor();
+    let placements: [(&str, fn(usize) -> Vec<usize>); 4] = [
+        ("one host", |p| vec![0; p]),
+        ("one rank per host", |p| (0..p).collect()),
+        ("consecutive pairs", |p| (0..p).map(|r| r / 2).collect()),
+        ("round robin over 3 hosts", |p| (0..p).map(|r| r % 3).collect()),
+    ];
+    let procs: Vec<usize> = (1..=13).chain([16, 31]).collect();
+    let none = Blocks::even(0, 1);
+    let model = CostModel::default();
+    for (what, hosts_of) in placements {
+        let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
+            let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+            let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
+            (d.run.unwrap())(t, op, b, &job)
+        };
+        check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
+        check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
     }
 }
 

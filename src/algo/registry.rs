@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, pairwise, pipeline, recursive_doubling, recursive_halving, ring};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, pairwise, pipeline, recursive_doubling, recursive_halving, ring};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -37,6 +37,7 @@ pub enum Algorithm {
     Ring,
     Pipeline,
     FibonacciTree,
+    Hierarchical,
 }
 
 /// What a run needs besides transport, reducer and vector.
@@ -49,6 +50,8 @@ pub struct Job<'a> {
     pub commutative: bool,
     /// The logical ring (`order[i]` = rank at position i), for algorithms that [`Descriptor::uses_ring`].
     pub ring: &'a [usize],
+    /// Every rank's host (`hosts[r]`, numbered from 0), for algorithms that [`Descriptor::uses_hosts`].
+    pub hosts: &'a [usize],
     /// `FASTRED_SEGMENT`, for the pipelined reduces.
     pub segment_bytes: Option<usize>,
     pub model: &'a CostModel,
@@ -74,6 +77,8 @@ pub struct Descriptor {
     pub rank_ordered: bool,
     /// Runs on the logical ring, which is computed (collectively) before the run.
     pub uses_ring: bool,
+    /// Needs every rank's host, which is exchanged (collectively) before the run.
+    pub uses_hosts: bool,
     pub estimate: Option<EstimateFn>,
     /// `None` for `native`, which the MPI library runs.
     pub run: Option<RunFn>,
@@ -85,76 +90,82 @@ const ALLREDUCE_REDUCE: &[Collective] = &[Allreduce, Reduce];
 const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 
 /// Every algorithm, in C API order.
-pub static REGISTRY: [Descriptor; 14] = [
+pub static REGISTRY: [Descriptor; 15] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
-        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, estimate: None, run: None,
+        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, uses_hosts: false, estimate: None, run: None,
     },
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: true, uses_ring: false,
+        collectives: ALLREDUCE_REDUCE, rank_ordered: true, uses_ring: false, uses_hosts: false,
         estimate: Some(binomial::estimate), run: Some(binomial::run),
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
-        collectives: &[Allreduce], rank_ordered: true, uses_ring: false,
+        collectives: &[Allreduce], rank_ordered: true, uses_ring: false, uses_hosts: false,
         estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run),
     },
     Descriptor {
         algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false,
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run),
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false,
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run),
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(pairwise::estimate), run: Some(pairwise::run),
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving),
     },
     Descriptor {
         algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two),
     },
     Descriptor {
         algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear),
     },
     Descriptor {
         algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt),
     },
     Descriptor {
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
-        collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false,
+        collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run),
     },
     Descriptor {
         algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: true,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: true, uses_hosts: false,
         estimate: Some(ring::estimate), run: Some(ring::run),
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
-        collectives: &[Reduce], rank_ordered: false, uses_ring: false,
+        collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(pipeline::estimate), run: Some(pipeline::run),
     },
     Descriptor {
         algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
-        collectives: &[Reduce], rank_ordered: false, uses_ring: false,
+        collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
         estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run),
+    },
+    Descriptor {
+        algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
+        source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: true,
+        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run),
     },
 ];
 
@@ -168,10 +179,10 @@ pub fn not_implemented(name: &str, coll: Collective) -> MpiResult {
 
 impl Algorithm {
     /// Every algorithm, in registry (C API) order.
-    pub const ALL: [Algorithm; 14] = {
-        let mut all = [Algorithm::Native; 14];
+    pub const ALL: [Algorithm; REGISTRY.len()] = {
+        let mut all = [Algorithm::Native; REGISTRY.len()];
         let mut i = 0;
-        while i < 14 {
+        while i < REGISTRY.len() {
             all[i] = REGISTRY[i].algorithm;
             i += 1;
         }

@@ -4,6 +4,7 @@ use super::buffers::{load_input, user_slice, user_slice_mut, Input, Scratch};
 use super::{Call, Plan};
 use crate::algo::registry::{not_implemented, Job};
 use crate::algo::Transport;
+use crate::comm::Placement;
 use crate::config::{self, Fault};
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -41,13 +42,19 @@ pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
         panic!("FASTRED_FAULT=panic: a panic injected on purpose (once)");
     }
     let st = plan.state;
-    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes);
+    let descriptor = plan.algorithm.descriptor();
+    let total = plan.blocks.total() * plan.reducer.elem_size();
+    // Where the ranks are: for the algorithms that need it, and for vectors
+    // long enough to go in pieces (messages within a host go whole). Every
+    // rank decides alike: same algorithm, same vector size.
+    let placement = if descriptor.uses_ring || descriptor.uses_hosts || total > st.piece_bytes { Some(st.placement()?) } else { st.known_placement() };
+    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| &p.host_of[..]));
     let t = Counting::new(&pmpi);
-    run_algorithm(call, plan, &t)?;
+    run_algorithm(call, plan, &t, placement)?;
     Ok(t.traffic())
 }
 
-fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport) -> MpiResult {
+fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<&Placement>) -> MpiResult {
     let st = plan.state;
     let op = &plan.reducer;
     let esz = op.elem_size();
@@ -65,7 +72,8 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport) -> MpiResult {
         blocks: &plan.blocks,
         root: call.root as usize,
         commutative: plan.commutative,
-        ring: if descriptor.uses_ring { &st.ring()?.order } else { &[] },
+        ring: placement.map_or(&[][..], |p| &p.ring),
+        hosts: placement.map_or(&[][..], |p| &p.host_of),
         segment_bytes: st.segment_bytes,
         model: &model,
     };

@@ -256,7 +256,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
         None => {
-            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false };
+            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost };
             let algorithm = decide(state, shape)?;
             state.cache_decision(call.coll, &key, algorithm);
             algorithm
@@ -273,9 +273,11 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
 /// the first call of its kind), with its warnings and debug log line.
 fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     let forced = config::effective(state.forced).get(shape.coll);
-    // The ring is computed (collectively) only when the decision depends on it.
-    if forced != Some(Algorithm::Ring) && state.table.depends_on_topology(&shape) {
-        shape.topology = state.ring()?.matters;
+    // The placement is computed (collectively) only when the decision depends on it.
+    if forced.is_none() && state.table.depends_on_placement(&shape) {
+        let placement = state.placement()?;
+        shape.topology = placement.ring_matters;
+        shape.hosts = select::Hosts::of(shape.procs, placement.host_count());
     }
     let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?}", shape.coll, forced)) {

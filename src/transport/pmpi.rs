@@ -2,18 +2,26 @@
 //! private duplicate of the user's communicator (so no user receive, not even
 //! `MPI_ANY_SOURCE`/`MPI_ANY_TAG`, can match fastred's messages).
 //!
-//! Messages longer than the communicator's piece size (`FASTRED_PIECE`, rank
-//! 0's, default [`DEFAULT_PIECE`]) go as several pieces, all posted at once on
-//! Open MPI (one blocking call at a time on MPICH, see [`PIECES_AT_ONCE`]):
-//! pieces below the MPI library's rendezvous threshold are sent eagerly, with
-//! no handshake per message. Measured on the emulated TCP cluster
-//! (docs/benchmarks.md, p = 8, ring allreduce of 1 MiB): 93% of the bandwidth
-//! bound with 32 KiB pieces, 67–73% without.
+//! Messages to a peer on another host longer than the communicator's piece
+//! size (`FASTRED_PIECE`, rank 0's, default [`DEFAULT_PIECE`]) go as several
+//! pieces: pieces below the MPI library's rendezvous threshold are sent
+//! eagerly, with no handshake per message. Measured on the emulated TCP
+//! cluster (docs/benchmarks.md, p = 8, ring allreduce of 1 MiB): 93% of the
+//! bandwidth bound with 32 KiB pieces, 67–73% without. Messages to a peer on
+//! the same host go whole: the library's shared-memory path (single copy for
+//! long messages) is faster whole than in pieces (issue 11: Open MPI's
+//! 1 MiB allreduce at np 2 took 1.7× native time in 32 KiB pieces).
+//!
+//! Pieces are in flight at most [`WINDOW`] per direction at once on Open MPI
+//! (one blocking call at a time on MPICH, see [`PIECES_AT_ONCE`]), so a late
+//! receiver never makes the library buffer a whole vector of unexpected
+//! pieces and a 1 GiB message is not 32 768 outstanding requests.
 
 use crate::algo::Transport;
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi::{self, Requests};
+use std::ops::Range;
 use std::os::raw::c_int;
 
 /// Default piece size: below Open MPI's TCP eager limit (64 KiB). Both ends
@@ -21,46 +29,112 @@ use std::os::raw::c_int;
 pub const DEFAULT_PIECE: usize = 32 << 10;
 /// MPI counts are `int`: no piece may exceed this.
 pub const MAX_PIECE: usize = 1 << 30;
+/// Pieces posted ahead per direction of a transfer (Open MPI).
+pub const WINDOW: usize = 16;
 const TAG: c_int = 0x7a3d;
 
-pub struct PmpiTransport {
+pub struct PmpiTransport<'a> {
     comm: MPI_Comm,
     rank: usize,
     size: usize,
     piece: usize,
+    /// Host index of every rank, when known: peers on this rank's host get
+    /// whole messages. Unknown (vectors no longer than one piece): everyone
+    /// gets pieces, which are then whole messages anyway.
+    hosts: Option<&'a [usize]>,
 }
 
 /// Byte ranges of the pieces of a `len`-byte message: at least one, so an
 /// empty message is still one (empty) MPI message, as its receiver expects.
-fn pieces(len: usize, piece: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+fn pieces(len: usize, piece: usize) -> impl Iterator<Item = Range<usize>> {
     let count = len.div_ceil(piece).max(1);
     (0..count).map(move |i| i * piece..((i + 1) * piece).min(len))
 }
 
-impl PmpiTransport {
-    /// A transport over `comm` (fastred's private communicator) of which this
-    /// process is `rank` of `size`, cutting messages into `piece` bytes.
-    pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize) -> Self {
-        PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE) }
-    }
+/// A receive buffer cut into its pieces (as [`pieces`] cuts it), handed out in order.
+struct RecvPieces<'a> {
+    rest: &'a mut [u8],
+    piece: usize,
+    /// No piece handed out yet (an empty buffer is still one empty piece).
+    first: bool,
+}
 
-    fn isend_pieces<'a>(&self, to: usize, data: &'a [u8], posted: &mut Requests<'a>) -> MpiResult {
-        pieces(data.len(), self.piece).try_for_each(|r| posted.isend(self.comm, to, TAG, &data[r]))
-    }
-
-    fn irecv_pieces<'a>(&self, from: usize, buf: &'a mut [u8], posted: &mut Requests<'a>) -> MpiResult {
-        let len = buf.len();
-        let mut rest = buf;
-        for range in pieces(len, self.piece) {
-            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
-            rest = tail;
-            posted.irecv(self.comm, from, TAG, piece)?;
-        }
-        Ok(())
+impl<'a> RecvPieces<'a> {
+    fn new(buf: &'a mut [u8], piece: usize) -> Self {
+        RecvPieces { rest: buf, piece, first: true }
     }
 }
 
-/// Whether pieces are posted all at once and completed with `MPI_Wait`.
+impl<'a> Iterator for RecvPieces<'a> {
+    type Item = &'a mut [u8];
+    fn next(&mut self) -> Option<&'a mut [u8]> {
+        if self.rest.is_empty() && !self.first {
+            return None;
+        }
+        self.first = false;
+        let len = self.piece.min(self.rest.len());
+        let (piece, tail) = std::mem::take(&mut self.rest).split_at_mut(len);
+        self.rest = tail;
+        Some(piece)
+    }
+}
+
+impl<'a> PmpiTransport<'a> {
+    /// A transport over `comm` (fastred's private communicator) of which this
+    /// process is `rank` of `size`, cutting messages to other hosts into
+    /// `piece` bytes (`hosts`: every rank's host index, if known).
+    pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize, hosts: Option<&'a [usize]>) -> Self {
+        PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE), hosts }
+    }
+
+    /// The piece size towards `peer` (the same at both ends).
+    fn piece_for(&self, peer: usize) -> usize {
+        match self.hosts {
+            Some(h) if h[peer] == h[self.rank] => MAX_PIECE,
+            _ => self.piece,
+        }
+    }
+
+    /// Send `data` to `to` and receive `buf` from `from`, each direction a
+    /// stream of pieces with at most [`WINDOW`] of them posted at a time.
+    /// Each direction is its own stream, so both ends agree on the number of
+    /// messages whatever the other direction's size.
+    fn stream(&self, send: Option<(usize, &[u8])>, recv: Option<(usize, &mut [u8])>) -> MpiResult {
+        let mut sends = send.map(|(to, data)| (to, pieces(data.len(), self.piece_for(to)).map(move |r| &data[r])));
+        let mut recvs = recv.map(|(from, buf)| {
+            let piece = self.piece_for(from);
+            (from, RecvPieces::new(buf, piece))
+        });
+        let (mut sent, mut received) = (Requests::new(), Requests::new());
+        loop {
+            let mut posted = false;
+            if let Some((from, next)) = recvs.as_mut() {
+                if received.pending() == WINDOW {
+                    received.wait_oldest()?;
+                }
+                if let Some(piece) = next.next() {
+                    received.irecv(self.comm, *from, TAG, piece)?;
+                    posted = true;
+                }
+            }
+            if let Some((to, next)) = sends.as_mut() {
+                if sent.pending() == WINDOW {
+                    sent.wait_oldest()?;
+                }
+                if let Some(piece) = next.next() {
+                    sent.isend(self.comm, *to, TAG, piece)?;
+                    posted = true;
+                }
+            }
+            if !posted {
+                received.wait_all()?;
+                return sent.wait_all();
+            }
+        }
+    }
+}
+
+/// Whether pieces are posted ahead and completed with `MPI_Wait`.
 /// Open MPI reports an error found at completion (e.g. a truncated piece)
 /// through the request's communicator: fastred's, which returns errors to
 /// it. MPICH 4.0 raises such errors from `MPI_Wait` / `MPI_Request_get_status`
@@ -68,7 +142,7 @@ impl PmpiTransport {
 /// pieces go one blocking call at a time, whose errors reach fastred.
 const PIECES_AT_ONCE: bool = cfg!(fastred_mpi = "openmpi");
 
-impl PmpiTransport {
+impl PmpiTransport<'_> {
     fn send_one(&self, to: usize, data: &[u8]) -> MpiResult {
         mpi::send(self.comm, to, TAG, data)
     }
@@ -84,19 +158,20 @@ impl PmpiTransport {
     /// Piece `i` of each direction in step `i`: every rank's step-i send
     /// matches its receiver's step-i receive, so the steps cannot deadlock.
     fn sendrecv_pieces_in_steps(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        let (mut sends, mut recvs) = (pieces(data.len(), self.piece), pieces(buf.len(), self.piece));
+        let mut sends = pieces(data.len(), self.piece_for(to)).map(|r| &data[r]);
+        let mut recvs = RecvPieces::new(buf, self.piece_for(from));
         loop {
             match (sends.next(), recvs.next()) {
-                (Some(s), Some(r)) => self.sendrecv_one(to, &data[s], from, &mut buf[r])?,
-                (Some(s), None) => self.send_one(to, &data[s])?,
-                (None, Some(r)) => self.recv_one(from, &mut buf[r])?,
+                (Some(s), Some(r)) => self.sendrecv_one(to, s, from, r)?,
+                (Some(s), None) => self.send_one(to, s)?,
+                (None, Some(r)) => self.recv_one(from, r)?,
                 (None, None) => return Ok(()),
             }
         }
     }
 }
 
-impl Transport for PmpiTransport {
+impl Transport for PmpiTransport<'_> {
     fn rank(&self) -> usize {
         self.rank
     }
@@ -105,48 +180,51 @@ impl Transport for PmpiTransport {
     }
 
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
-        if data.len() <= self.piece {
+        let piece = self.piece_for(to);
+        if data.len() <= piece {
             return self.send_one(to, data);
         }
         if !PIECES_AT_ONCE {
-            return pieces(data.len(), self.piece).try_for_each(|r| self.send_one(to, &data[r]));
+            return pieces(data.len(), piece).try_for_each(|r| self.send_one(to, &data[r]));
         }
-        let mut posted = Requests::new();
-        self.isend_pieces(to, data, &mut posted)?;
-        posted.wait_all()
+        self.stream(Some((to, data)), None)
     }
 
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        if buf.len() <= self.piece {
+        let piece = self.piece_for(from);
+        if buf.len() <= piece {
             return self.recv_one(from, buf);
         }
         if !PIECES_AT_ONCE {
-            return pieces(buf.len(), self.piece).try_for_each(|r| self.recv_one(from, &mut buf[r]));
+            return RecvPieces::new(buf, piece).try_for_each(|r| self.recv_one(from, r));
         }
-        let mut posted = Requests::new();
-        self.irecv_pieces(from, buf, &mut posted)?;
-        posted.wait_all()
+        self.stream(None, Some((from, buf)))
     }
 
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        if data.len() <= self.piece && buf.len() <= self.piece {
+        if data.len() <= self.piece_for(to) && buf.len() <= self.piece_for(from) {
             return self.sendrecv_one(to, data, from, buf);
         }
         if !PIECES_AT_ONCE {
             return self.sendrecv_pieces_in_steps(to, data, from, buf);
         }
-        // Each direction is its own stream of pieces, so both ends agree on the
-        // number of messages whatever the other direction's size.
-        let mut posted = Requests::new();
-        self.irecv_pieces(from, buf, &mut posted)?;
-        self.isend_pieces(to, data, &mut posted)?;
-        posted.wait_all()
+        self.stream(Some((to, data)), Some((from, buf)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::pieces;
+
+    #[test]
+    fn receive_pieces_match_send_pieces() {
+        for (len, piece) in [(0, 4), (4, 4), (9, 4), (3, 8)] {
+            let mut buf = vec![0u8; len];
+            let got: Vec<usize> = super::RecvPieces::new(&mut buf, piece).map(|p| p.len()).collect();
+            let want: Vec<usize> = pieces(len, piece).map(|r| r.len()).collect();
+            assert_eq!(got, want, "len {len} piece {piece}");
+        }
+    }
 
     #[test]
     fn every_message_is_at_least_one_piece() {

@@ -6,6 +6,13 @@ pub fn scrambled(p: usize) -> Vec<usize> {
     (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
 }
 
+/// A placement on hosts unlike the usual one: about three ranks per host,
+/// not consecutive in rank order, and (for most p) unequal counts per host.
+pub fn scattered_hosts(p: usize) -> Vec<usize> {
+    let hosts = p.div_ceil(3).max(1);
+    (0..p).map(|r| (r * 5 + r / 4) % hosts).collect()
+}
+
 /// The bytes of a slice of plain numbers.
 pub fn to_bytes<T: Copy>(v: &[T]) -> Vec<u8> {
     // SAFETY: plain numeric values.

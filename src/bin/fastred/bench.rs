@@ -228,6 +228,7 @@ mod tests {
             commutative: true,
             builtin_op: true,
             topology: false,
+            hosts: fastred::select::Hosts::OnePerHost,
         };
         assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
     }
