@@ -92,6 +92,7 @@ int fr_err_other(void) { return MPI_ERR_OTHER; }
 int fr_err_no_mem(void) { return MPI_ERR_NO_MEM; }
 int fr_err_type(void) { return MPI_ERR_TYPE; }
 int fr_err_op(void) { return MPI_ERR_OP; }
+int fr_err_truncate(void) { return MPI_ERR_TRUNCATE; }
 
 /* Whether a datatype / op handle may be passed to a query (PMPI_Type_size,
  * PMPI_Op_commutative, ...) without that query raising an error, which MPI

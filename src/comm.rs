@@ -57,6 +57,7 @@ pub struct DecisionKey {
     pub commutative: bool,
     pub builtin_op: bool,
     pub few: bool,
+    pub floating: bool,
     pub forced: u64,
 }
 
@@ -66,14 +67,14 @@ pub struct DecisionKey {
 #[derive(Default)]
 struct LastDecision {
     bytes: AtomicU64,
-    /// 0: none; else 1 | flags << 1 | algorithm << 4 | forced << 12.
+    /// 0: none; else 1 | flags << 1 | algorithm << 5 | forced << 13.
     meta: AtomicU64,
 }
 
 impl DecisionKey {
     fn meta(&self, algorithm: Algorithm) -> u64 {
-        let flags = u64::from(self.commutative) | u64::from(self.builtin_op) << 1 | u64::from(self.few) << 2;
-        1 | flags << 1 | (algorithm.index() as u64) << 4 | self.forced << 12
+        let flags = u64::from(self.commutative) | u64::from(self.builtin_op) << 1 | u64::from(self.few) << 2 | u64::from(self.floating) << 3;
+        1 | flags << 1 | (algorithm.index() as u64) << 5 | self.forced << 13
     }
 }
 
@@ -110,7 +111,7 @@ impl CommState {
         if meta == 0 || last.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
             return None;
         }
-        let algorithm = Algorithm::ALL[(meta >> 4 & 0xff) as usize % Algorithm::ALL.len()];
+        let algorithm = Algorithm::ALL[(meta >> 5 & 0xff) as usize % Algorithm::ALL.len()];
         (key.meta(algorithm) == meta).then_some(algorithm)
     }
 

@@ -62,6 +62,7 @@ extern "C" {
     pub fn fr_err_no_mem() -> c_int;
     pub fn fr_err_type() -> c_int;
     pub fn fr_err_op() -> c_int;
+    pub fn fr_err_truncate() -> c_int;
     pub fn fr_datatype_plausible(t: MPI_Datatype) -> c_int;
     pub fn fr_op_plausible(op: MPI_Op) -> c_int;
     pub fn fr_keyval_invalid() -> c_int;

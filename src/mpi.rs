@@ -44,6 +44,7 @@ pub mod class {
     pub fn no_mem() -> i32 { unsafe { ffi::fr_err_no_mem() } }
     pub fn type_() -> i32 { unsafe { ffi::fr_err_type() } }
     pub fn op() -> i32 { unsafe { ffi::fr_err_op() } }
+    pub fn truncate() -> i32 { unsafe { ffi::fr_err_truncate() } }
 }
 
 /// Constant handles, from the shim.
@@ -416,6 +417,32 @@ pub fn send(comm: MPI_Comm, to: usize, tag: c_int, data: &[u8]) -> MpiResult {
 pub fn recv(comm: MPI_Comm, from: usize, tag: c_int, buf: &mut [u8]) -> MpiResult {
     // SAFETY: a buffer of buf.len() bytes, written by MPI before the call returns.
     check(unsafe { ffi::PMPI_Recv(buf_mut_ptr(buf), int(buf.len())?, handle::byte(), from as c_int, tag, comm, ffi::RSMPI_STATUS_IGNORE) })
+}
+
+/// `MPI_Recv` of bytes that never lets the library write past `buf`: the
+/// message is matched first (`MPI_Mprobe`); one longer than `buf` is received
+/// into scratch and reported as `MPI_ERR_TRUNCATE`. (Open MPI 4.1's
+/// shared-memory single-copy path writes a message longer than the receive
+/// buffer past its end, while returning `MPI_ERR_TRUNCATE`: docs/reliability.md.)
+pub fn recv_bounded(comm: MPI_Comm, from: usize, tag: c_int, buf: &mut [u8]) -> MpiResult {
+    let mut message = std::mem::MaybeUninit::uninit();
+    let mut status = std::mem::MaybeUninit::uninit();
+    // SAFETY: out-pointers to locals.
+    check(unsafe { ffi::PMPI_Mprobe(from as c_int, tag, comm, message.as_mut_ptr(), status.as_mut_ptr()) })?;
+    // SAFETY: both initialised by the successful call.
+    let (mut message, status) = unsafe { (message.assume_init(), status.assume_init()) };
+    let mut count: c_int = 0;
+    // SAFETY: the status just filled in; out-pointer to a local.
+    check(unsafe { ffi::PMPI_Get_count(&status, handle::byte(), &mut count) })?;
+    let count = usize::try_from(count).unwrap_or(0);
+    if count > buf.len() {
+        let mut sink = crate::scratch::Scratch::new(count)?;
+        // SAFETY: the matched message (count bytes) into a buffer of count bytes.
+        check(unsafe { ffi::PMPI_Mrecv(buf_mut_ptr(&mut sink), int(count)?, handle::byte(), &mut message, ffi::RSMPI_STATUS_IGNORE) })?;
+        return Err(MpiError::Code(class::truncate()));
+    }
+    // SAFETY: the matched message (count ≤ buf.len() bytes) into buf.
+    check(unsafe { ffi::PMPI_Mrecv(buf_mut_ptr(buf), int(count)?, handle::byte(), &mut message, ffi::RSMPI_STATUS_IGNORE) })
 }
 
 /// `MPI_Sendrecv` of bytes: `data` to `to`, into `buf` from `from`.

@@ -33,6 +33,8 @@ pub struct Shape {
     pub topology: bool,
     /// How the ranks sit on hosts.
     pub hosts: Hosts,
+    /// A predefined op on a floating-point type.
+    pub floating: bool,
 }
 
 /// How a communicator's ranks sit on hosts (computed, collectively, only
@@ -93,10 +95,14 @@ enum Condition {
     Topology,
     OneHost,
     SharedHosts,
+    Floating,
+    /// The running MPI library (this build's: `openmpi` or `mpich`).
+    OpenMpi,
+    Mpich,
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 11] = [
+    const NAMES: [(&'static str, Condition); 14] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -108,6 +114,9 @@ impl Condition {
         ("topology", Condition::Topology),
         ("onehost", Condition::OneHost),
         ("sharedhosts", Condition::SharedHosts),
+        ("float", Condition::Floating),
+        ("openmpi", Condition::OpenMpi),
+        ("mpich", Condition::Mpich),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -123,6 +132,9 @@ impl Condition {
             Condition::Topology => s.topology,
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts == Hosts::Shared,
+            Condition::Floating => s.floating,
+            Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
+            Condition::Mpich => cfg!(fastred_mpi = "mpich"),
         }
     }
 }
@@ -288,7 +300,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -403,7 +415,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

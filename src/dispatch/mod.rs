@@ -247,16 +247,17 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         }
     };
     let builtin_op = matches!(reducer, AnyReducer::Builtin(_));
+    let floating = matches!(&reducer, AnyReducer::Builtin(r) if r.elem().is_floating());
     let esz = reducer.elem_size();
     let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
 
     let own_block_bytes = if blocks.len() == p { blocks.count(rank) * esz } else { total_bytes };
     let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
-    let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, forced: config::override_word() };
+    let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, forced: config::override_word() };
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
         None => {
-            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost };
+            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating };
             let algorithm = decide(state, shape)?;
             state.cache_decision(call.coll, &key, algorithm);
             algorithm

@@ -59,6 +59,14 @@ pub enum Elem {
 }
 
 impl Elem {
+    /// A floating-point type (real or complex), whose predefined reductions
+    /// both MPI libraries here compute correctly (their integer kernels have
+    /// known bugs: README, "Library bugs fastred does not share").
+    pub fn is_floating(self) -> bool {
+        use Elem::*;
+        matches!(self, F32 | F64 | LongDouble | C32 | C64 | LongDoubleComplex)
+    }
+
     /// Bytes per element (the MPI extent of the matching datatype).
     pub fn size(self) -> usize {
         use Elem::*;
@@ -94,6 +102,10 @@ impl BuiltinReducer {
     /// `None` when MPI does not define `op` on `elem`.
     pub fn new(op: OpKind, elem: Elem) -> Option<Self> {
         kernels::kernel(op, elem).map(|kernel| BuiltinReducer { kernel, elem })
+    }
+
+    pub fn elem(&self) -> Elem {
+        self.elem
     }
 }
 

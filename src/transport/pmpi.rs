@@ -31,6 +31,11 @@ pub const DEFAULT_PIECE: usize = 32 << 10;
 pub const MAX_PIECE: usize = 1 << 30;
 /// Pieces posted ahead per direction of a transfer (Open MPI).
 pub const WINDOW: usize = 16;
+/// Open MPI 4.1's shared-memory transport sends messages above this many
+/// bytes by single copy, which writes a longer-than-expected message past
+/// the receive buffer (ranks disagreeing on a count): such receives from a
+/// peer on the same host are matched first ([`mpi::recv_bounded`]).
+const SINGLE_COPY_ABOVE: usize = 4096;
 const TAG: c_int = 0x7a3d;
 
 pub struct PmpiTransport<'a> {
@@ -87,12 +92,19 @@ impl<'a> PmpiTransport<'a> {
         PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE), hosts }
     }
 
+    fn same_host(&self, peer: usize) -> bool {
+        self.hosts.is_some_and(|h| h[peer] == h[self.rank])
+    }
+
     /// The piece size towards `peer` (the same at both ends).
     fn piece_for(&self, peer: usize) -> usize {
-        match self.hosts {
-            Some(h) if h[peer] == h[self.rank] => MAX_PIECE,
-            _ => self.piece,
-        }
+        if self.same_host(peer) { MAX_PIECE } else { self.piece }
+    }
+
+    /// Whether a whole `len`-byte message from `from` must be received with
+    /// [`mpi::recv_bounded`] (see [`SINGLE_COPY_ABOVE`]).
+    fn bounded(&self, from: usize, len: usize) -> bool {
+        cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && self.same_host(from)
     }
 
     /// Send `data` to `to` and receive `buf` from `from`, each direction a
@@ -193,6 +205,9 @@ impl Transport for PmpiTransport<'_> {
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
         let piece = self.piece_for(from);
         if buf.len() <= piece {
+            if self.bounded(from, buf.len()) {
+                return mpi::recv_bounded(self.comm, from, TAG, buf);
+            }
             return self.recv_one(from, buf);
         }
         if !PIECES_AT_ONCE {
@@ -203,6 +218,12 @@ impl Transport for PmpiTransport<'_> {
 
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
         if data.len() <= self.piece_for(to) && buf.len() <= self.piece_for(from) {
+            if self.bounded(from, buf.len()) {
+                let mut sending = Requests::new();
+                sending.isend(self.comm, to, TAG, data)?;
+                mpi::recv_bounded(self.comm, from, TAG, buf)?;
+                return sending.wait_all();
+            }
             return self.sendrecv_one(to, data, from, buf);
         }
         if !PIECES_AT_ONCE {

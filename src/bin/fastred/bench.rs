@@ -229,6 +229,7 @@ mod tests {
             builtin_op: true,
             topology: false,
             hosts: fastred::select::Hosts::OnePerHost,
+            floating: true,
         };
         assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
     }

@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--topology] [--ranks-per-host K]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred plot CSV... --out DIR                             SVG plots of bench results
@@ -34,7 +34,7 @@ usage:
   fastred algorithms
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
-                  [--op sum|user] [--noncommutative] [--topology] [--ranks-per-host K] [--elem BYTES]
+                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES]
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
@@ -252,6 +252,7 @@ fn explain(args: Vec<String>) -> i32 {
     let (mut coll, mut procs, mut bytes, mut elem) = (None, None, None, 8usize);
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
+    let mut floating = true;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| usage());
@@ -262,6 +263,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--elem" => elem = value().parse().unwrap_or(8),
             "--op" => builtin = value() != "user",
             "--noncommutative" => commutative = false,
+            "--integer" => floating = false,
             "--topology" => topology = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
             _ => usage(),
@@ -272,7 +274,7 @@ fn explain(args: Vec<String>) -> i32 {
         return 2;
     };
     let hosts = select::Hosts::of(procs, procs.div_ceil(ranks_per_host.max(1)));
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, floating: floating && builtin };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     let choice = select::choose(&shape, forced, &table);
