@@ -7,6 +7,7 @@
 #
 #   ci/cluster/cluster.sh up star N | dual M | tree K M
 #                          [--rate 50mbit] [--trunk-rate RATE] [--place switch|interleaved]
+#                          [--ranks-per-host K]
 #   ci/cluster/cluster.sh run [mpirun args] PROGRAM [args]   # Open MPI over TCP across the hosts
 #   ci/cluster/cluster.sh run-mpich [mpiexec args] PROGRAM   # MPICH (UCX tcp); may hang in MPI_Finalize
 #   ci/cluster/cluster.sh exec HOST command...               # a command on one host
@@ -20,7 +21,9 @@
 # them out across the switches round-robin (rank r on switch r mod S).
 # `up` writes build/cluster/{hostfile,topology,env} (FASTRED_CLUSTER_DIR
 # overrides the directory); `topology` is in FASTRED_TOPOLOGY format. `up`
-# first removes an older cluster.
+# first removes an older cluster. --ranks-per-host K: K ranks share each host
+# (its namespace and hostname; consecutive ranks), so the MPI uses shared
+# memory between them and TCP between hosts.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -63,12 +66,13 @@ up() {
               for ((s = 1; s <= k; s++)); do links+=("0 $s"); done ;;
         *) echo "unknown topology '$kind' (star N | dual M | tree K M)" >&2; exit 2 ;;
     esac
-    local rate=50mbit trunk_rate="" place=switch
+    local rate=50mbit trunk_rate="" place=switch per_host=1
     while [ $# -gt 0 ]; do
         case $1 in
             --rate) rate=$2; shift 2 ;;
             --trunk-rate) trunk_rate=$2; shift 2 ;;
             --place) place=$2; shift 2 ;;
+            --ranks-per-host) per_host=$2; shift 2 ;;
             *) echo "unknown option '$1'" >&2; exit 2 ;;
         esac
     done
@@ -108,7 +112,7 @@ up() {
         shape "$ns" eth0 "$rate"
         shape "${prefix}s$sw" "frp$h" "$rate"
         hostsline+="$subnet.$((h + 1)) h$h"$'\n'
-        echo "h$h slots=1" >>"$state/hostfile"
+        echo "h$h slots=$per_host" >>"$state/hostfile"
         eval "on_switch_$sw+=' h$h'"
     done
     for ((h = 0; h < n; h++)); do
@@ -123,9 +127,9 @@ up() {
         done
         for l in "${links[@]}"; do set -- $l; echo "link s$1 s$2"; done
     } >"$state/topology"
-    printf 'CLUSTER_HOSTS=%s\nCLUSTER_RATE=%s\nCLUSTER_TRUNK_RATE=%s\nCLUSTER_KIND="%s"\nCLUSTER_PLACE=%s\n' \
-        "$n" "$rate" "$trunk_rate" "$kind $hosts_per" "$place" >"$state/env"
-    echo "cluster up: $kind, $n hosts at $rate (trunks $trunk_rate), placement $place; state in $state"
+    printf 'CLUSTER_HOSTS=%s\nCLUSTER_RANKS_PER_HOST=%s\nCLUSTER_PROCS=%s\nCLUSTER_RATE=%s\nCLUSTER_TRUNK_RATE=%s\nCLUSTER_KIND="%s"\nCLUSTER_PLACE=%s\n' \
+        "$n" "$per_host" "$((n * per_host))" "$rate" "$trunk_rate" "$kind $hosts_per" "$place" >"$state/env"
+    echo "cluster up: $kind, $n hosts at $rate (trunks $trunk_rate), placement $place, $per_host rank(s) per host; state in $state"
 }
 
 # on HOST command...: run a command in HOST's namespace under its own hostname.
@@ -143,8 +147,8 @@ run() {
     for v in $(env | grep -o '^FASTRED_[A-Z_]*' || true) LD_PRELOAD; do
         [ -n "${!v+x}" ] && fwd+=(-x "$v")
     done
-    on h0 mpirun.openmpi --hostfile "$state/hostfile" -np "$CLUSTER_HOSTS" \
-        --mca plm_rsh_agent "$here/agent.sh" --mca pml ob1 --mca btl tcp,self \
+    on h0 mpirun.openmpi --hostfile "$state/hostfile" -np "$CLUSTER_PROCS" \
+        --mca plm_rsh_agent "$here/agent.sh" --mca pml ob1 --mca btl tcp,vader,self \
         --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
         --mca mpi_yield_when_idle 1 --bind-to none "${fwd[@]}" "$@"
 }
@@ -153,9 +157,9 @@ run_mpich() {
     [ -f "$state/env" ] || { echo "no cluster: run '$0 up ...' first" >&2; exit 2; }
     . "$state/env"
     local hosts
-    hosts=$(awk '{print $1}' "$state/hostfile" | paste -sd,)
+    hosts=$(awk -v k="$CLUSTER_RANKS_PER_HOST" '{print $1 ":" k}' "$state/hostfile" | paste -sd,)
     export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 MPIR_CVAR_NOLOCAL=1
-    on h0 mpirun.mpich -launcher ssh -launcher-exec "$here/agent.sh" -iface eth0 -hosts "$hosts" -np "$CLUSTER_HOSTS" \
+    on h0 mpirun.mpich -launcher ssh -launcher-exec "$here/agent.sh" -iface eth0 -hosts "$hosts" -np "$CLUSTER_PROCS" \
         -genvlist "$(env | grep -o '^FASTRED_[A-Z_]*' | paste -sd, | sed 's/^,//;s/$/,UCX_TLS,UCX_NET_DEVICES,MPIR_CVAR_NOLOCAL,LD_PRELOAD/;s/^,//')" "$@"
 }
 

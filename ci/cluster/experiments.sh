@@ -4,6 +4,7 @@
 # default choice and fastred's algorithms alternating in the same run).
 #   ci/cluster/experiments.sh [CASE...]     (default: all; about 45 minutes)
 # Cases: star-allreduce star-reduce star-reduce-scatter transport topology
+#        shared-hosts (4 hosts x 2 ranks, 2 x 4: issue 11) fast-links (4 hosts, 1 rank each, 400 Mbit/s)
 # Results: build/results/<case>-*.csv, plots in build/results/plots, and
 # build/results/summary.md (`fastred report`). Needs ci/build.sh openmpi.
 set -euo pipefail
@@ -73,6 +74,21 @@ for c in "${cases[@]}"; do
         bench topology-tree-none 50mbit -- --colls allreduce --sizes 4M:4M --algos native,default,ring
         bench topology-tree-file 50mbit FASTRED_TOPOLOGY="$PWD/$out/tree-interleaved.topology" -- --colls allreduce \
             --sizes 4M:4M --algos native,default,ring ;;
+    shared-hosts)
+        # Several ranks per host: shared memory within, 50 Mbit/s between hosts.
+        # (fastred_bench's bound assumes one rank per host; docs/one-host.md
+        # gives the inter-host bound 2(N-1)/N n/B for N hosts.)
+        for shape in "4 2" "2 4"; do
+            set -- $shape
+            $cluster up star "$1" --ranks-per-host "$2"
+            bench shared-hosts-${1}x${2}-allreduce 50mbit -- --colls allreduce --sizes 64K:4M --factor 4 \
+                --algos native,default,hierarchical,ring,rabenseifner
+            bench shared-hosts-${1}x${2}-reduce 50mbit -- --colls reduce --sizes 64K:4M --factor 4 \
+                --algos native,default,hierarchical,pipeline,rabenseifner
+        done ;;
+    fast-links)
+        $cluster up star 4 --rate 400mbit
+        bench fast-links-p4 400mbit -- --colls allreduce --sizes 64K:16M --factor 4 --algos native,default,rabenseifner,ring ;;
     *) echo "unknown case '$c'"; exit 2 ;;
     esac
 done

@@ -160,7 +160,10 @@ static void nomem(void) {
     /* Room for 512 MiB more: fastred's 1 GiB scratch copy cannot be had. */
     struct rlimit lim = {(size_t)proc_status_kib("VmSize") * 1024 + ((size_t)512 << 20), RLIM_INFINITY};
     CHECK(setrlimit(RLIMIT_AS, &lim) == 0, "setrlimit");
-    int rc = MPI_Reduce_scatter_block(in, out, (int)per_rank, MPI_DOUBLE, MPI_SUM, comm);
+    /* 64-bit integers (same size as doubles): the default table runs integer
+     * reductions itself everywhere (it hands long floating-point
+     * reduce-scatters on one host to MPICH). */
+    int rc = MPI_Reduce_scatter_block(in, out, (int)per_rank, MPI_INT64_T, MPI_SUM, comm);
     CHECK(class_of(rc) == MPI_ERR_NO_MEM, "reduce_scatter_block without memory for scratch: class %d, expected MPI_ERR_NO_MEM (%d)", class_of(rc), MPI_ERR_NO_MEM);
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
