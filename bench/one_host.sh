@@ -34,5 +34,7 @@ for mpi in ${MPIS:-openmpi mpich}; do
         done
     done
 done
-python3 "$root/bench/one_host_summary.py" "$out"/*.csv >"$out/summary.md"
+names=()
+for build in "$@"; do names+=("${build%%=*}"); done
+BUILDS="${names[*]}" python3 "$root/bench/one_host_summary.py" "$out"/*.csv >"$out/summary.md"
 cat "$out/summary.md"

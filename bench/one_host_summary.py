@@ -11,7 +11,7 @@ from collections import defaultdict
 
 ratios = defaultdict(list)  # (mpi, coll, bytes, build) -> [time ratio]
 algos = {}
-builds = []
+builds = os.environ.get("BUILDS", "").split()  # column order (default: as found)
 for path in sys.argv[1:]:
     mpi, build, _run = os.path.basename(path)[:-4].rsplit("-", 2)
     if build not in builds:

@@ -170,11 +170,12 @@ check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +
 
 echo "== [$flavour] topology: ranks placed round-robin on (pretended) hosts, FASTRED_TOPOLOGY"
 FAKE="$root/tests/mpi/fake_hosts.sh"
-# 6 ranks round-robin on 2 hosts: Lemma 5's ring regroups them; the default
-# table picks the ring for long vectors; each rank sends 2(p-1)/p n.
+# 6 ranks round-robin on 2 hosts: Lemma 5's ring regroups them; each rank
+# sends 2(p-1)/p n. (The default table picks the two-level algorithm for
+# ranks sharing hosts: next test.)
 check "topology-round-robin-np6" 600 "topology \(host names\): ring order \[0, 2, 4, 1, 3, 5\] AND allreduce +ring +1 +1048560 +10 +1747600 +1747600 " 6 \
-    env FAKE_NODES=2 "$FAKE" $P FASTRED_LOG=info FASTRED_STATS=1 "$out/stats" 131070 1
-check "topology-round-robin-collectives-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: ring \(default table" 5 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=allreduce:ring FASTRED_LOG=info FASTRED_STATS=1 "$out/stats" 131070 1
+check "topology-round-robin-collectives-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: hierarchical \(default table" 5 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own shapes
 # Two switches, hosts interleaved: DFS order puts each switch's hosts together.
 cat >"$out/dual.topology" <<'TOPO'
