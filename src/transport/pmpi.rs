@@ -24,9 +24,13 @@ use crate::mpi::{self, Requests};
 use std::ops::Range;
 use std::os::raw::c_int;
 
-/// Default piece size: below Open MPI's TCP eager limit (64 KiB). Both ends
-/// of a message must use the same piece size.
-pub const DEFAULT_PIECE: usize = 32 << 10;
+/// Default piece size. Open MPI: 32 KiB, below its TCP eager limit (64 KiB).
+/// MPICH: no pieces (whole messages up to [`MAX_PIECE`]): there pieces go one
+/// blocking call at a time ([`PIECES_AT_ONCE`]), a round trip each, which
+/// halves the bandwidth (emulated cluster, 4 hosts at 50 Mbit/s, ring
+/// allreduce of 1-4 MiB: 0.54-0.58x native in 32 KiB pieces, 1.15-1.50x
+/// whole; docs/one-host.md). Both ends of a message must use the same size.
+pub const DEFAULT_PIECE: usize = if PIECES_AT_ONCE { 32 << 10 } else { MAX_PIECE };
 /// MPI counts are `int`: no piece may exceed this.
 pub const MAX_PIECE: usize = 1 << 30;
 /// Pieces posted ahead per direction of a transfer (Open MPI).
