@@ -214,8 +214,12 @@ check "noncommutative-forced-ring-np3" 300 "fallback: OK AND FASTRED_ALGO=ring c
 echo "== [$flavour] reliability: defects that must stay fixed (tests/mpi/reliability.c)"
 check "reliability-attributes-np3" 300 "reliability attributes: OK" 3 $P "$out/reliability" attributes
 check "reliability-handles-np2" 300 "reliability handles: OK" 2 $P "$out/reliability" handles
+# Ranks disagreeing on a count: on one host (whole messages; on Open MPI the
+# bounded receive) and on two pretended hosts (1 KiB pieces).
 check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+check "reliability-truncate-2-hosts-np2" 300 "reliability truncate: OK" 2 \
+    env FAKE_NODES=2 "$root/tests/mpi/fake_hosts.sh" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-nomem-np2" 300 "reliability nomem: OK" 2 $P "$out/reliability" nomem
 check "reliability-panic-np2" 300 "reliability panic: OK AND internal error \(panic\) inside fastred" 2 $P FASTRED_FAULT=panic "$out/reliability" panic
 check "reliability-codes-np2" 300 "reliability codes: OK" 2 $P "$out/reliability" codes
