@@ -2,7 +2,7 @@
 //! the scratch fastred adds. This is the one place where user memory becomes
 //! Rust slices.
 
-use std::os::raw::c_void;
+use std::os::raw::{c_int, c_void};
 
 /// Where this rank's input is.
 #[derive(Clone, Copy, Debug)]
@@ -54,4 +54,31 @@ pub fn load_input(input: Input, work: &mut [u8]) {
         Input::Missing => work.fill(0),
         Input::InPlace => {}
     }
+}
+
+/// Run `f` (the library's call) with the buffers a rank whose own are invalid
+/// takes part with: its valid ones, `MPI_IN_PLACE` where its input is in the
+/// receive buffer, and zeroed scratch of `bytes` in place of invalid ones.
+pub fn with_scratch_buffers(
+    input: Input, output: Option<*mut c_void>, bytes: usize, f: impl FnOnce(*const c_void, *mut c_void) -> c_int,
+) -> crate::error::MpiResult<c_int> {
+    let mut send_scratch = Scratch::empty();
+    let send: *const c_void = match input {
+        Input::Send(p) => p,
+        Input::InPlace => crate::mpi::handle::in_place(),
+        Input::Missing => {
+            send_scratch.resize(bytes)?;
+            send_scratch.fill(0);
+            send_scratch.as_ptr().cast()
+        }
+    };
+    let mut recv_scratch = Scratch::empty();
+    let recv = match output {
+        Some(p) => p,
+        None => {
+            recv_scratch.resize(bytes)?;
+            recv_scratch.as_mut_ptr().cast()
+        }
+    };
+    Ok(f(send, recv))
 }

@@ -71,6 +71,10 @@ pub enum NotOurs {
     Invalid(Complaint, c_int),
     /// A failure inside fastred's own setup.
     Error(MpiError),
+    /// The library runs the call, but this rank's buffers are invalid (an
+    /// error only it can see, which some libraries crash on): it takes part
+    /// with scratch buffers in their place, then reports the error.
+    LibraryWithScratch { error: LocalError, input: Input, output: Option<*mut c_void>, bytes: usize },
 }
 
 impl From<MpiError> for NotOurs {
@@ -117,15 +121,17 @@ pub fn finalize() {
     comm::release_keyval();
 }
 
-/// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call).
+/// Run `call` with fastred, or with `fallback` (the matching `PMPI_*` call,
+/// given the send and receive buffers to use: the call's own, or scratch in
+/// place of invalid ones).
 ///
 /// The path of a call on a communicator fastred has seen asks MPI only for
 /// the communicator's attribute, takes no lock, formats nothing and reuses
 /// the decision of the last call of the same kind; the clock is read, and
 /// bytes and messages are counted, only with `FASTRED_STATS` set.
-pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
+pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
     if FINALIZING.load(Ordering::Relaxed) || !mpi::is_initialized() {
-        return fallback();
+        return fallback(call.sendbuf, call.recvbuf);
     }
     startup();
     let timed = config::local().stats;
@@ -140,10 +146,17 @@ pub fn run(call: &Call, fallback: impl FnOnce() -> c_int) -> c_int {
     let code = match outcome {
         Ok(None) => return ffi::SUCCESS,
         Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
+        Err(NotOurs::LibraryWithScratch { error: (complaint, class), input, output, bytes }) => {
+            let outcome = buffers::with_scratch_buffers(input, output, bytes, fallback);
+            if outcome.is_err() {
+                log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+            }
+            code_for(call.coll, complaint, class)
+        }
         Err(NotOurs::Fallback(reason)) => {
             log_fallback(call.coll, reason);
             let start = timed.then(Instant::now);
-            let rc = fallback();
+            let rc = fallback(call.sendbuf, call.recvbuf);
             stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
             return rc;
         }
@@ -264,6 +277,9 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         }
     };
     if algorithm == Algorithm::Native {
+        if let Some(error) = local_error {
+            return Err(NotOurs::LibraryWithScratch { error, input, output, bytes: total_bytes });
+        }
         let forced = config::effective(state.forced).get(call.coll);
         return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
     }
