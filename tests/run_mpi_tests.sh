@@ -79,6 +79,7 @@ for b in F77 MPI F08; do
         -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
 done
 P="env LD_PRELOAD=$lib"
+FAKE="$root/tests/mpi/fake_hosts.sh" # pretended hosts: FAKE_NODES=N, rank r on node<r mod N>
 
 echo "== [$flavour] exported symbols"
 syms=$(nm -D --defined-only "$lib" | awk '{print $3}')
@@ -169,7 +170,6 @@ check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +
     $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:rabenseifner "$out/stats" 131072 1
 
 echo "== [$flavour] topology: ranks placed round-robin on (pretended) hosts, FASTRED_TOPOLOGY"
-FAKE="$root/tests/mpi/fake_hosts.sh"
 # 6 ranks round-robin on 2 hosts: Lemma 5's ring regroups them; each rank
 # sends 2(p-1)/p n. (The default table picks the two-level algorithm for
 # ranks sharing hosts: next test.)
@@ -219,7 +219,7 @@ check "reliability-handles-np2" 300 "reliability handles: OK" 2 $P "$out/reliabi
 check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-truncate-2-hosts-np2" 300 "reliability truncate: OK" 2 \
-    env FAKE_NODES=2 "$root/tests/mpi/fake_hosts.sh" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-nomem-np2" 300 "reliability nomem: OK" 2 $P "$out/reliability" nomem
 check "reliability-panic-np2" 300 "reliability panic: OK AND internal error \(panic\) inside fastred" 2 $P FASTRED_FAULT=panic "$out/reliability" panic
 check "reliability-codes-np2" 300 "reliability codes: OK" 2 $P "$out/reliability" codes

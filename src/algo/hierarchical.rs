@@ -60,14 +60,14 @@ impl Groups {
 }
 
 /// The inter-host algorithm for `coll` on `bytes` over `hosts` processes:
-/// the registered one (not this one) with the lowest α-β-γ estimate.
-fn inter_host_algorithm(coll: Collective, bytes: usize, hosts: usize, m: &CostModel) -> Option<&'static super::registry::Descriptor> {
+/// the registered one (not this one) with the lowest α-β-γ estimate, and
+/// that estimate.
+fn inter_host_algorithm(coll: Collective, bytes: usize, hosts: usize, m: &CostModel) -> Option<(&'static super::registry::Descriptor, f64)> {
     REGISTRY
         .iter()
         .filter(|d| d.run.is_some() && !d.uses_hosts && d.collectives.contains(&coll))
         .filter_map(|d| d.estimate.map(|e| (d, e(coll, bytes, hosts, m))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(d, _)| d)
 }
 
 /// Step 2: lane `t` reduces `block` (allreduce, or reduce to lane rank `root`).
@@ -75,7 +75,7 @@ fn across_hosts(t: &dyn Transport, op: &dyn Reducer, block: &mut [u8], root: usi
     if t.size() < 2 || block.is_empty() {
         return Ok(());
     }
-    let Some(d) = inter_host_algorithm(job.coll, block.len(), t.size(), job.model) else {
+    let Some((d, _)) = inter_host_algorithm(job.coll, block.len(), t.size(), job.model) else {
         return super::registry::not_implemented("hierarchical (no inter-host algorithm)", job.coll);
     };
     let order = ring::rank_order(t.size());
@@ -142,7 +142,7 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
 /// it, one rank per host, where the two-level algorithm is its inter-host
 /// algorithm.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
-    inter_host_algorithm(coll, bytes, p, m).and_then(|d| d.estimate).map_or(f64::INFINITY, |e| e(coll, bytes, p, m))
+    inter_host_algorithm(coll, bytes, p, m).map_or(f64::INFINITY, |(_, estimate)| estimate)
 }
 
 #[cfg(test)]

@@ -147,8 +147,7 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
         Ok(None) => return ffi::SUCCESS,
         Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
         Err(NotOurs::LibraryWithScratch { error: (complaint, class), input, output, bytes }) => {
-            let outcome = buffers::with_scratch_buffers(input, output, bytes, fallback);
-            if outcome.is_err() {
+            if buffers::with_scratch_buffers(input, output, bytes, fallback).is_err() {
                 log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
             }
             code_for(call.coll, complaint, class)

@@ -60,32 +60,27 @@ fn pieces(len: usize, piece: usize) -> impl Iterator<Item = Range<usize>> {
     (0..count).map(move |i| i * piece..((i + 1) * piece).min(len))
 }
 
-/// A receive buffer cut into its pieces (as [`pieces`] cuts it), handed out in order.
-struct RecvPieces<'a> {
-    rest: &'a mut [u8],
-    piece: usize,
-    /// No piece handed out yet (an empty buffer is still one empty piece).
-    first: bool,
+/// A receive buffer cut as [`pieces`] cuts a message of its length.
+fn recv_pieces(buf: &mut [u8], piece: usize) -> impl Iterator<Item = &mut [u8]> {
+    let len = buf.len();
+    let mut rest = buf;
+    pieces(len, piece).map(move |range| {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+        rest = tail;
+        head
+    })
 }
 
-impl<'a> RecvPieces<'a> {
-    fn new(buf: &'a mut [u8], piece: usize) -> Self {
-        RecvPieces { rest: buf, piece, first: true }
+/// Post the next piece of one direction of [`PmpiTransport::stream`] with
+/// `post`, first completing the oldest if [`WINDOW`] are pending; whether
+/// there was one to post.
+fn post_windowed<'a, P>(posted: &mut Requests<'a>, next: Option<P>, post: impl FnOnce(&mut Requests<'a>, P) -> MpiResult) -> MpiResult<bool> {
+    let Some(piece) = next else { return Ok(false) };
+    if posted.pending() == WINDOW {
+        posted.wait_oldest()?;
     }
-}
-
-impl<'a> Iterator for RecvPieces<'a> {
-    type Item = &'a mut [u8];
-    fn next(&mut self) -> Option<&'a mut [u8]> {
-        if self.rest.is_empty() && !self.first {
-            return None;
-        }
-        self.first = false;
-        let len = self.piece.min(self.rest.len());
-        let (piece, tail) = std::mem::take(&mut self.rest).split_at_mut(len);
-        self.rest = tail;
-        Some(piece)
-    }
+    post(posted, piece)?;
+    Ok(true)
 }
 
 impl<'a> PmpiTransport<'a> {
@@ -117,32 +112,18 @@ impl<'a> PmpiTransport<'a> {
     /// messages whatever the other direction's size.
     fn stream(&self, send: Option<(usize, &[u8])>, recv: Option<(usize, &mut [u8])>) -> MpiResult {
         let mut sends = send.map(|(to, data)| (to, pieces(data.len(), self.piece_for(to)).map(move |r| &data[r])));
-        let mut recvs = recv.map(|(from, buf)| {
-            let piece = self.piece_for(from);
-            (from, RecvPieces::new(buf, piece))
-        });
+        let mut recvs = recv.map(|(from, buf)| (from, recv_pieces(buf, self.piece_for(from))));
         let (mut sent, mut received) = (Requests::new(), Requests::new());
         loop {
-            let mut posted = false;
-            if let Some((from, next)) = recvs.as_mut() {
-                if received.pending() == WINDOW {
-                    received.wait_oldest()?;
-                }
-                if let Some(piece) = next.next() {
-                    received.irecv(self.comm, *from, TAG, piece)?;
-                    posted = true;
-                }
-            }
-            if let Some((to, next)) = sends.as_mut() {
-                if sent.pending() == WINDOW {
-                    sent.wait_oldest()?;
-                }
-                if let Some(piece) = next.next() {
-                    sent.isend(self.comm, *to, TAG, piece)?;
-                    posted = true;
-                }
-            }
-            if !posted {
+            let posted_recv = match recvs.as_mut() {
+                Some((from, next)) => post_windowed(&mut received, next.next(), |q, piece| q.irecv(self.comm, *from, TAG, piece))?,
+                None => false,
+            };
+            let posted_send = match sends.as_mut() {
+                Some((to, next)) => post_windowed(&mut sent, next.next(), |q, piece| q.isend(self.comm, *to, TAG, piece))?,
+                None => false,
+            };
+            if !posted_recv && !posted_send {
                 received.wait_all()?;
                 return sent.wait_all();
             }
@@ -175,7 +156,7 @@ impl PmpiTransport<'_> {
     /// matches its receiver's step-i receive, so the steps cannot deadlock.
     fn sendrecv_pieces_in_steps(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
         let mut sends = pieces(data.len(), self.piece_for(to)).map(|r| &data[r]);
-        let mut recvs = RecvPieces::new(buf, self.piece_for(from));
+        let mut recvs = recv_pieces(buf, self.piece_for(from));
         loop {
             match (sends.next(), recvs.next()) {
                 (Some(s), Some(r)) => self.sendrecv_one(to, s, from, r)?,
@@ -215,7 +196,7 @@ impl Transport for PmpiTransport<'_> {
             return self.recv_one(from, buf);
         }
         if !PIECES_AT_ONCE {
-            return RecvPieces::new(buf, piece).try_for_each(|r| self.recv_one(from, r));
+            return recv_pieces(buf, piece).try_for_each(|r| self.recv_one(from, r));
         }
         self.stream(None, Some((from, buf)))
     }
@@ -245,7 +226,7 @@ mod tests {
     fn receive_pieces_match_send_pieces() {
         for (len, piece) in [(0, 4), (4, 4), (9, 4), (3, 8)] {
             let mut buf = vec![0u8; len];
-            let got: Vec<usize> = super::RecvPieces::new(&mut buf, piece).map(|p| p.len()).collect();
+            let got: Vec<usize> = super::recv_pieces(&mut buf, piece).map(|p| p.len()).collect();
             let want: Vec<usize> = pieces(len, piece).map(|r| r.len()).collect();
             assert_eq!(got, want, "len {len} piece {piece}");
         }
