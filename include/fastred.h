@@ -9,8 +9,8 @@
  * Algorithm index for the functions below: 0 native (calls handed to the MPI
  * library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
  * 5 pairwise, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
- * 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree
- * (`fastred_algorithm_name` returns NULL past the last).
+ * 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree,
+ * 14 hierarchical (alias two_level) (`fastred_algorithm_name` returns NULL past the last).
  */
 typedef int FastredAlgorithm;
 
@@ -21,9 +21,25 @@ typedef int FastredAlgorithm;
 typedef int FastredCollective;
 
 /**
- * Counters of one collective × algorithm in this process.
+ * Counters of one collective × algorithm in this process (calls always;
+ * the others with `FASTRED_STATS` set).
  */
-typedef Counters FastredCounters;
+typedef struct FastredCounters {
+  uint64_t calls;
+  /**
+   * Bytes of the vectors the user reduced (reduce-scatter: all blocks).
+   */
+  uint64_t user_bytes;
+  uint64_t messages_sent;
+  uint64_t bytes_sent;
+  uint64_t bytes_received;
+  /**
+   * Bytes of vector data fastred copied locally (input into its work
+   * buffer, block rotations, results out of scratch).
+   */
+  uint64_t bytes_copied;
+  uint64_t nanoseconds;
+} FastredCounters;
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,7 +67,7 @@ const char *fastred_algorithm_name(FastredAlgorithm a);
  * # Safety
  * `out` must be NULL or point to writable memory for one `FastredCounters`.
  */
-int fastred_counters(FastredCollective c, FastredAlgorithm a, FastredCounters *out);
+int fastred_counters(FastredCollective c, FastredAlgorithm a, struct FastredCounters *out);
 
 /**
  * Calls of collective `c` in this process that ran one of fastred's own

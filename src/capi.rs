@@ -28,12 +28,33 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 /// Algorithm index for the functions below: 0 native (calls handed to the MPI
 /// library), 1 tree, 2 recursive_doubling, 3 rabenseifner, 4 binary_blocks,
 /// 5 pairwise, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
-/// 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree
-/// (`fastred_algorithm_name` returns NULL past the last).
+/// 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree,
+/// 14 hierarchical (alias two_level) (`fastred_algorithm_name` returns NULL past the last).
 pub type FastredAlgorithm = c_int;
 
-/// Counters of one collective × algorithm in this process.
-pub type FastredCounters = stats::Counters;
+/// Counters of one collective × algorithm in this process (calls always;
+/// the others with `FASTRED_STATS` set).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastredCounters {
+    pub calls: u64,
+    /// Bytes of the vectors the user reduced (reduce-scatter: all blocks).
+    pub user_bytes: u64,
+    pub messages_sent: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// Bytes of vector data fastred copied locally (input into its work
+    /// buffer, block rotations, results out of scratch).
+    pub bytes_copied: u64,
+    pub nanoseconds: u64,
+}
+
+impl From<stats::Counters> for FastredCounters {
+    fn from(c: stats::Counters) -> Self {
+        let stats::Counters { calls, user_bytes, messages_sent, bytes_sent, bytes_received, bytes_copied, nanoseconds } = c;
+        FastredCounters { calls, user_bytes, messages_sent, bytes_sent, bytes_received, bytes_copied, nanoseconds }
+    }
+}
 
 /// The `FASTRED_ALGO` name of algorithm `a` (NUL-terminated), or NULL.
 #[no_mangle]
@@ -54,7 +75,7 @@ pub unsafe extern "C" fn fastred_counters(c: FastredCollective, a: FastredAlgori
     let algo = usize::try_from(a).ok().and_then(|i| Algorithm::ALL.get(i).copied());
     match (collective(c), algo, out.is_null()) {
         (Some(c), Some(a), false) => {
-            *out = stats::get(c, a);
+            *out = stats::get(c, a).into();
             0
         }
         _ => -1,

@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 /// Counters of one (collective, algorithm) pair; `Algorithm::Native` counts
 /// the calls handed to the MPI library.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
 pub struct Counters {
     pub calls: u64,
     /// Bytes of the vector the user reduced (for reduce-scatter: all blocks).
@@ -19,10 +18,12 @@ pub struct Counters {
     pub messages_sent: u64,
     pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// Bytes of vector data copied locally ([`Traffic::bytes_copied`]).
+    pub bytes_copied: u64,
     pub nanoseconds: u64,
 }
 
-const FIELDS: usize = 6;
+const FIELDS: usize = 7;
 const N: usize = Collective::ALL.len() * Algorithm::ALL.len();
 
 /// The counters, `FIELDS` per (collective, algorithm), in `Counters` order:
@@ -47,7 +48,7 @@ pub fn record(c: Collective, a: Algorithm, full: bool, user_bytes: usize, traffi
     if !full {
         return;
     }
-    let values = [user_bytes as u64, traffic.messages_sent, traffic.bytes_sent, traffic.bytes_received, nanoseconds];
+    let values = [user_bytes as u64, traffic.messages_sent, traffic.bytes_sent, traffic.bytes_received, traffic.bytes_copied, nanoseconds];
     for (slot, v) in TABLE[at + 1..at + FIELDS].iter().zip(values) {
         if v != 0 {
             slot.fetch_add(v, Ordering::Relaxed);
@@ -63,7 +64,7 @@ pub fn last_algorithm(c: Collective) -> Option<Algorithm> {
 pub fn get(c: Collective, a: Algorithm) -> Counters {
     let at = index(c, a) * FIELDS;
     let v = |f: usize| TABLE[at + f].load(Ordering::Relaxed);
-    Counters { calls: v(0), user_bytes: v(1), messages_sent: v(2), bytes_sent: v(3), bytes_received: v(4), nanoseconds: v(5) }
+    Counters { calls: v(0), user_bytes: v(1), messages_sent: v(2), bytes_sent: v(3), bytes_received: v(4), bytes_copied: v(5), nanoseconds: v(6) }
 }
 
 /// Calls of `c` run by fastred's own algorithms.
@@ -89,9 +90,9 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
     use std::fmt::Write;
     let p = per_rank.len();
     let mut out = format!(
-        "fastred statistics ({p} processes; per-rank min/max; bytes are what each process sent and received)\n\
-         {:<21} {:<18} {:>8} {:>14} {:>17} {:>23} {:>23} {:>15}\n",
-        "collective", "algorithm", "calls", "user bytes", "messages sent", "bytes sent", "bytes received", "seconds"
+        "fastred statistics ({p} processes; per-rank min/max; bytes are what each process sent, received and copied locally)\n\
+         {:<21} {:<18} {:>8} {:>14} {:>17} {:>23} {:>23} {:>23} {:>15}\n",
+        "collective", "algorithm", "calls", "user bytes", "messages sent", "bytes sent", "bytes received", "bytes copied", "seconds"
     );
     for c in Collective::ALL {
         for a in Algorithm::ALL {
@@ -104,10 +105,10 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
                 continue;
             }
             let mm = |(lo, hi): (u64, u64)| if lo == hi { format!("{lo}") } else { format!("{lo}..{hi}") };
-            let secs = col(5);
+            let secs = col(6);
             let _ = writeln!(
                 out,
-                "{:<21} {:<18} {:>8} {:>14} {:>17} {:>23} {:>23} {:>15}",
+                "{:<21} {:<18} {:>8} {:>14} {:>17} {:>23} {:>23} {:>23} {:>15}",
                 c.name(),
                 if a == Algorithm::Native { "native (fallback)" } else { a.name() },
                 mm(col(0)),
@@ -115,6 +116,7 @@ pub fn report(per_rank: &[Vec<u64>]) -> String {
                 mm(col(2)),
                 mm(col(3)),
                 mm(col(4)),
+                mm(col(5)),
                 format!("{:.4}..{:.4}", secs.0 as f64 * 1e-9, secs.1 as f64 * 1e-9),
             );
         }
@@ -173,11 +175,11 @@ mod tests {
         let mut a = vec![0u64; SNAPSHOT_LEN];
         let mut b = vec![0u64; SNAPSHOT_LEN];
         let i = index(Collective::Allreduce, Algorithm::Ring) * FIELDS;
-        a[i..i + FIELDS].copy_from_slice(&[2, 1000, 6, 1500, 1500, 1_000_000]);
-        b[i..i + FIELDS].copy_from_slice(&[2, 1000, 6, 1400, 1600, 3_000_000]);
+        a[i..i + FIELDS].copy_from_slice(&[2, 1000, 6, 1500, 1500, 0, 1_000_000]);
+        b[i..i + FIELDS].copy_from_slice(&[2, 1000, 6, 1400, 1600, 2000, 3_000_000]);
         let r = report(&[a, b]);
         let line = r.lines().find(|l| l.starts_with("allreduce")).unwrap();
-        assert!(line.contains("ring") && line.contains("1400..1500") && line.contains("1500..1600"), "{line}");
+        assert!(line.contains("ring") && line.contains("1400..1500") && line.contains("1500..1600") && line.contains(" 0..2000 "), "{line}");
         assert_eq!(r.lines().count(), 3);
     }
 }

@@ -18,6 +18,7 @@ use fastred::error::MpiResult;
 use fastred::select::Collective;
 use fastred::model::CostModel;
 use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
+use fastred::transport::counting::Counting;
 use fastred::transport::inproc::InProcess;
 
 fn process_counts() -> Vec<usize> {
@@ -186,6 +187,50 @@ fn hierarchical_on_every_kind_of_placement() {
         };
         check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
         check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+    }
+}
+
+/// Algorithms that read a separate send buffer in place (`run_from`): the
+/// same bits as `run` on a copy of the input, for floats whose sums depend on
+/// the order; the input untouched; every byte of the result written; and no
+/// more bytes copied than `run` plus the copy of the input it needs (fewer
+/// in the MPI runs' statistics checks).
+#[test]
+fn run_from_a_separate_input_gives_the_bits_of_run_on_a_copy() {
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
+    let model = CostModel::default();
+    for d in REGISTRY.iter().filter(|d| d.run_from.is_some()) {
+        for &coll in d.collectives.iter().filter(|&&c| c != Collective::Reduce) {
+            for p in (1..=17).chain([31, 64]) {
+                let cases: Vec<Blocks> = if coll == Collective::Allreduce {
+                    element_counts(p).into_iter().map(|n| Blocks::even(n, 1)).collect()
+                } else {
+                    layouts(p)
+                };
+                for blocks in &cases {
+                    let n = blocks.total();
+                    let got = InProcess::run(p, |t| {
+                        let (ring, hosts) = (scrambled(p), scattered_hosts(p));
+                        let job = Job { coll, blocks, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
+                        let input = to_bytes(&float_input(t.rank(), n));
+                        let result = if coll == Collective::Allreduce { 0..input.len() } else { blocks.bytes(t.rank(), 8) };
+                        let mut work = input.clone();
+                        let counted = Counting::new(t);
+                        (d.run.unwrap())(&counted, &op, &mut work, &job).unwrap();
+                        let copied_in_place = counted.traffic().bytes_copied + input.len() as u64;
+                        let mut output = vec![0xAB; result.len()];
+                        let counted = Counting::new(t);
+                        (d.run_from.unwrap())(&counted, &op, &input, &mut output, &job).unwrap();
+                        assert_eq!(input, to_bytes(&float_input(t.rank(), n)), "{} {}: input written", d.name, coll.name());
+                        (work[result] == output[..], copied_in_place, counted.traffic().bytes_copied)
+                    });
+                    for (r, (same, before, after)) in got.into_iter().enumerate() {
+                        assert!(same, "{} {}: p={p} {blocks:?} rank {r}: run_from differs from run", d.name, coll.name());
+                        assert!(after <= before, "{} {}: p={p} rank {r}: copied {after} B, more than {before}", d.name, coll.name());
+                    }
+                }
+            }
+        }
     }
 }
 

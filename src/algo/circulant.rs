@@ -120,20 +120,20 @@ impl Rotated {
     }
 
     /// The rotated copy of `natural` (blocks in rank order).
-    fn rotate_in(&self, blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<super::Scratch> {
+    fn rotate_in(&self, t: &(impl Transport + ?Sized), blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<super::Scratch> {
         let p = blocks.len();
         let mut rotated = super::scratch(natural.len())?;
         for i in 0..p {
-            rotated[self.range(i, i + 1)].copy_from_slice(&natural[blocks.bytes((self.rank + i) % p, elem)]);
+            super::copy(t, &mut rotated[self.range(i, i + 1)], &natural[blocks.bytes((self.rank + i) % p, elem)]);
         }
         Ok(rotated)
     }
 
     /// Copy R[first..last] back to their places in `natural`.
-    fn rotate_out(&self, blocks: &Blocks, elem: usize, rotated: &[u8], natural: &mut [u8], first: usize, last: usize) {
+    fn rotate_out(&self, t: &(impl Transport + ?Sized), blocks: &Blocks, elem: usize, rotated: &[u8], natural: &mut [u8], first: usize, last: usize) {
         let p = blocks.len();
         for i in first..last {
-            natural[blocks.bytes((self.rank + i) % p, elem)].copy_from_slice(&rotated[self.range(i, i + 1)]);
+            super::copy(t, &mut natural[blocks.bytes((self.rank + i) % p, elem)], &rotated[self.range(i, i + 1)]);
         }
     }
 }
@@ -165,27 +165,38 @@ fn allgather_rotated(t: &(impl Transport + ?Sized), r: &mut [u8], rot: &Rotated,
     Ok(())
 }
 
+/// Algorithm 1 on a rotated copy of `input` (blocks in rank order): the copy,
+/// with R[0] this process's reduced block, and its layout.
+fn reduced_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], blocks: &Blocks, skips: &Skips) -> MpiResult<(super::Scratch, Rotated)> {
+    let esz = op.elem_size();
+    let rot = Rotated::new(blocks, t.rank(), esz);
+    let mut r = rot.rotate_in(t, blocks, esz, input)?;
+    reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
+    Ok((r, rot))
+}
+
 /// Reduce-scatter (`MPI_Reduce_scatter(_block)`): on return block `rank` of
 /// `buf` (natural order) holds the reduction of block `rank` of all inputs.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks, skips: &Skips) -> MpiResult {
-    let esz = op.elem_size();
-    let rot = Rotated::new(blocks, t.rank(), esz);
-    let mut r = rot.rotate_in(blocks, esz, buf)?;
-    reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
-    rot.rotate_out(blocks, esz, &r, buf, 0, 1);
+    let (r, rot) = reduced_rotated(t, op, buf, blocks, skips)?;
+    super::copy(t, &mut buf[blocks.bytes(t.rank(), op.elem_size())], &r[rot.range(0, 1)]);
     Ok(())
 }
 
-/// Allreduce (Algorithm 2) over p nearly equal blocks of `buf` (counts < p
-/// give empty blocks). Each block is reduced by one process: bit-identical results.
-pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], skips: &Skips) -> MpiResult {
-    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
-    let blocks = Blocks::even(buf.len() / esz, p);
-    let rot = Rotated::new(&blocks, rank, esz);
-    let mut r = rot.rotate_in(&blocks, esz, buf)?;
-    reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
+/// Allreduce (Algorithm 2) over p nearly equal blocks of `input` (counts < p
+/// give empty blocks), result in `output` (which may be `input` itself: see
+/// [`allreduce`]). Each block is reduced by one process: bit-identical results.
+fn allreduced_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], skips: &Skips) -> MpiResult<(super::Scratch, Rotated, Blocks)> {
+    let blocks = Blocks::even(input.len() / op.elem_size(), t.size());
+    let (mut r, rot) = reduced_rotated(t, op, input, &blocks, skips)?;
     allgather_rotated(t, &mut r, &rot, skips)?;
-    rot.rotate_out(&blocks, esz, &r, buf, 0, p);
+    Ok((r, rot, blocks))
+}
+
+/// Allreduce in place: the result replaces `buf`.
+pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], skips: &Skips) -> MpiResult {
+    let (r, rot, blocks) = allreduced_rotated(t, op, buf, skips)?;
+    rot.rotate_out(t, &blocks, op.elem_size(), &r, buf, 0, t.size());
     Ok(())
 }
 
@@ -199,7 +210,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     // Gather in root-rotated order: position j holds block root+j.
     let at_root = Rotated::new(&blocks, root, esz);
     let me = relative_rank(rank, root, p);
-    let mut gathered = at_root.rotate_in(&blocks, esz, buf)?; // only position `me` matters
+    let mut gathered = at_root.rotate_in(t, &blocks, esz, buf)?; // only position `me` matters
     let mut distance = 1;
     while distance < p {
         if me & distance != 0 {
@@ -212,7 +223,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         }
         distance <<= 1;
     }
-    at_root.rotate_out(&blocks, esz, &gathered, buf, 0, p);
+    at_root.rotate_out(t, &blocks, esz, &gathered, buf, 0, p);
     Ok(())
 }
 
@@ -225,7 +236,26 @@ fn run_with(kind: SkipKind, t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     }
 }
 
-/// Registry entries: all four collectives, one per skip sequence.
+/// With the input in a buffer of its own ([`RunFromFn`](super::registry::RunFromFn)):
+/// the rotation reads it, the result goes straight to `output`.
+fn run_from_with(kind: SkipKind, t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    let skips = Skips::new(kind, t.size());
+    match job.coll {
+        Collective::Allreduce => {
+            let (r, rot, blocks) = allreduced_rotated(t, op, input, &skips)?;
+            rot.rotate_out(t, &blocks, op.elem_size(), &r, output, 0, t.size());
+        }
+        Collective::Reduce => return super::registry::not_implemented("circulant (separate input)", job.coll),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            let (r, rot) = reduced_rotated(t, op, input, job.blocks, &skips)?;
+            super::copy(t, output, &r[rot.range(0, 1)]);
+        }
+    }
+    Ok(())
+}
+
+/// Registry entries: all four collectives, one per skip sequence (in place,
+/// and from a separate input).
 pub fn run_halving(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     run_with(SkipKind::Halving, t, op, buf, job)
 }
@@ -237,6 +267,18 @@ pub fn run_linear(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job
 }
 pub fn run_sqrt(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     run_with(SkipKind::Sqrt, t, op, buf, job)
+}
+pub fn run_from_halving(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    run_from_with(SkipKind::Halving, t, op, input, output, job)
+}
+pub fn run_from_powers_of_two(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    run_from_with(SkipKind::PowersOfTwo, t, op, input, output, job)
+}
+pub fn run_from_linear(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    run_from_with(SkipKind::Linear, t, op, input, output, job)
+}
+pub fn run_from_sqrt(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    run_from_with(SkipKind::Sqrt, t, op, input, output, job)
 }
 
 fn estimate_with(rounds: f64, coll: Collective, x: &Terms) -> f64 {

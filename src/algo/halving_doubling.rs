@@ -100,6 +100,26 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
     }
 }
 
+/// Registry entry with a separate input: allreduce. For a power of two the
+/// first halving step reads the input where it is; otherwise the removal step
+/// works in `output`, so the input is copied there first.
+pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    let p = t.size();
+    match job.coll {
+        Collective::Allreduce if p > 1 && p.is_power_of_two() => {
+            let (esz, members) = (op.elem_size(), (0..p).collect::<Pooled<usize>>());
+            let (seg, group) = (Segments { n: input.len() / esz }, Group { members: &members, me: t.rank() });
+            halving_groups::reduce_scatter_from(t, op, input, output, seg, &group)?;
+            halving_groups::allgather(t, output, seg, esz, &group)
+        }
+        Collective::Allreduce => {
+            super::copy(t, output, input);
+            allreduce(t, op, output)
+        }
+        other => not_implemented("rabenseifner (separate input)", other),
+    }
+}
+
 /// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step.
 pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);

@@ -65,6 +65,19 @@ impl Group<'_> {
 /// `final_segment(me, e)` holds the group's reduction of that segment (the rest
 /// of `buf` is scratch). Partners combine lower group rank ∘ higher group rank.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+    halve(t, op, None, buf, seg, group)
+}
+
+/// The same, with this process's vector in `input` (never written) instead
+/// of `buf` (e ≥ 1): the first step sends from `input` and receives straight
+/// into `buf`, folding `input`'s kept half in with the operands in the same
+/// order (same bits), so the input is never copied.
+pub fn reduce_scatter_from(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+    debug_assert!(group.level() >= 1);
+    halve(t, op, Some(input), buf, seg, group)
+}
+
+fn halve(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: Option<&[u8]>, buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
     let e = group.level();
     let esz = op.elem_size();
     let mut window = 0; // level-k segment index of the current window
@@ -73,10 +86,19 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         let partner = group.me ^ (1 << k);
         let keep_upper = group.me & (1 << k) != 0;
         let (keep, give) = if keep_upper { (2 * window + 1, 2 * window) } else { (2 * window, 2 * window + 1) };
-        let keep_bytes = seg.bytes(k + 1, keep, esz);
-        incoming.resize(keep_bytes.len())?;
-        t.sendrecv(group.members[partner], &buf[seg.bytes(k + 1, give, esz)], group.members[partner], &mut incoming)?;
-        op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
+        let (keep_bytes, give_bytes) = (seg.bytes(k + 1, keep, esz), seg.bytes(k + 1, give, esz));
+        let peer = group.members[partner];
+        match input {
+            Some(input) if k == 0 => {
+                t.sendrecv(peer, &input[give_bytes], peer, &mut buf[keep_bytes.clone()])?;
+                op.reduce(&input[keep_bytes.clone()], &mut buf[keep_bytes], partner > group.me)?;
+            }
+            _ => {
+                incoming.resize(keep_bytes.len())?;
+                t.sendrecv(peer, &buf[give_bytes], peer, &mut incoming)?;
+                op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
+            }
+        }
         window = keep;
     }
     Ok(())

@@ -47,6 +47,16 @@ pub trait Transport {
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult;
     /// Send and receive at once (deadlock-free, like `MPI_Sendrecv`).
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult;
+    /// Told of every copy of vector data an algorithm (or dispatch) makes
+    /// locally, so that [`Counting`](crate::transport::counting::Counting)
+    /// can report bytes copied per call; other transports ignore it.
+    fn note_copy(&self, _bytes: usize) {}
+}
+
+/// `dst.copy_from_slice(src)`, counted as a local copy on `t`.
+pub fn copy(t: &(impl Transport + ?Sized), dst: &mut [u8], src: &[u8]) {
+    dst.copy_from_slice(src);
+    t.note_copy(src.len());
 }
 
 /// How a vector of elements is cut into one block per process: block `i`

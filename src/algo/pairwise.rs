@@ -14,6 +14,11 @@ use super::registry::Job;
 use crate::model::CostModel;
 use crate::collective::Collective;
 
+/// Step `step`'s partners: send to rank+step, receive from rank−step.
+fn partners(rank: usize, p: usize, step: usize) -> (usize, usize) {
+    ((rank + step) % p, (rank + p - step) % p)
+}
+
 /// Reduce-scatter by pairwise exchange: in step i = 1..p−1 each process sends
 /// its input for block rank+i to process rank+i and reduces the input for its
 /// own block received from rank−i. Afterwards block `rank` of `buf` holds the
@@ -22,10 +27,34 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     let (p, r, e) = (t.size(), t.rank(), op.elem_size());
     let mut incoming = super::scratch(blocks.count(r) * e)?;
     for step in 1..p {
-        let to = (r + step) % p;
-        let from = (r + p - step) % p;
+        let (to, from) = partners(r, p, step);
         t.sendrecv(to, &buf[blocks.bytes(to, e)], from, &mut incoming)?;
         op.reduce(&incoming, &mut buf[blocks.bytes(r, e)], from < r)?;
+    }
+    Ok(())
+}
+
+/// The same reduce-scatter reading `input` (never written) and leaving the
+/// reduced block in `own`, without copying the input: the first block
+/// received goes straight into `own` and the input's own block is folded into
+/// it with the operands in the same order as [`reduce_scatter`] (same bits).
+pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], own: &mut [u8], blocks: &Blocks) -> MpiResult {
+    let (p, r, e) = (t.size(), t.rank(), op.elem_size());
+    let mine = &input[blocks.bytes(r, e)];
+    if p == 1 {
+        super::copy(t, own, mine);
+        return Ok(());
+    }
+    let mut incoming = super::scratch(if p > 2 { own.len() } else { 0 })?;
+    for step in 1..p {
+        let (to, from) = partners(r, p, step);
+        if step == 1 {
+            t.sendrecv(to, &input[blocks.bytes(to, e)], from, own)?;
+            op.reduce(mine, own, from > r)?;
+        } else {
+            t.sendrecv(to, &input[blocks.bytes(to, e)], from, &mut incoming)?;
+            op.reduce(&incoming, own, from < r)?;
+        }
     }
     Ok(())
 }
@@ -69,6 +98,21 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
         Collective::Allreduce => allreduce(t, op, buf),
         Collective::Reduce => reduce(t, op, buf, job.root),
         Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
+    }
+}
+
+/// Registry entry with a separate input: allreduce (the reduce-scatter reads
+/// the input, the allgather runs in `output`) and the reduce-scatters.
+pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    let (r, e) = (t.rank(), op.elem_size());
+    match job.coll {
+        Collective::Allreduce => {
+            let blocks = Blocks::even(input.len() / e, t.size());
+            reduce_scatter_into(t, op, input, &mut output[blocks.bytes(r, e)], &blocks)?;
+            allgather(t, output, &blocks, e)
+        }
+        Collective::Reduce => super::registry::not_implemented("pairwise (separate input)", job.coll),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter_into(t, op, input, output, job.blocks),
     }
 }
 

@@ -60,6 +60,11 @@ pub struct Job<'a> {
 /// Run an algorithm: `buf` holds this process's input and receives its result
 /// (see [`crate::algo`] for the conventions).
 pub type RunFn = fn(&dyn Transport, &dyn Reducer, &mut [u8], &Job) -> MpiResult;
+/// Run an allreduce or reduce-scatter reading the input from a buffer of its
+/// own (the user's send buffer, never written) and writing the result to
+/// `output`: the whole vector (allreduce) or this rank's block
+/// (reduce-scatter). Spares the copy of the input into a work buffer.
+pub type RunFromFn = fn(&dyn Transport, &dyn Reducer, &[u8], &mut [u8], &Job) -> MpiResult;
 /// Estimated time (s) for a collective on `bytes` over `p` processes.
 pub type EstimateFn = fn(Collective, usize, usize, &CostModel) -> f64;
 
@@ -82,6 +87,9 @@ pub struct Descriptor {
     pub estimate: Option<EstimateFn>,
     /// `None` for `native`, which the MPI library runs.
     pub run: Option<RunFn>,
+    /// For allreduce and reduce-scatter with a separate send buffer, where
+    /// the algorithm can read its input in place (`None`: `run` on a copy).
+    pub run_from: Option<RunFromFn>,
 }
 
 use Collective::{Allreduce, Reduce, ReduceScatter, ReduceScatterBlock};
@@ -93,79 +101,79 @@ const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 pub static REGISTRY: [Descriptor; 15] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
-        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, uses_hosts: false, estimate: None, run: None,
+        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
         collectives: ALLREDUCE_REDUCE, rank_ordered: true, uses_ring: false, uses_hosts: false,
-        estimate: Some(binomial::estimate), run: Some(binomial::run),
+        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
         collectives: &[Allreduce], rank_ordered: true, uses_ring: false, uses_hosts: false,
-        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run),
+        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5",
         collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run),
+        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from),
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
         collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run),
+        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(pairwise::estimate), run: Some(pairwise::run),
+        estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from),
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving),
     },
     Descriptor {
         algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two),
     },
     Descriptor {
         algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear),
+        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear),
     },
     Descriptor {
         algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt),
     },
     Descriptor {
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
         collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run),
+        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
         collectives: ALL_FOUR, rank_ordered: false, uses_ring: true, uses_hosts: false,
-        estimate: Some(ring::estimate), run: Some(ring::run),
+        estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from),
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
         collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(pipeline::estimate), run: Some(pipeline::run),
+        estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
         collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
-        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run),
+        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
         collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: true,
-        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run),
+        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
     },
 ];
 

@@ -73,6 +73,31 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     Ok(())
 }
 
+/// The same ring reduce-scatter reading `input` (never written) and leaving
+/// this position's reduced segment in `own`, without copying the input: each
+/// step receives the predecessor's partial result into a fresh buffer (the
+/// last step into `own`) and folds the input's segment into it, the operands
+/// in the same order as [`reduce_scatter`] (same bits); the partial result
+/// travels on from there.
+pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], own: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
+    let steps = ring.len() - 1;
+    if steps == 0 {
+        super::copy(t, own, &input[segments[ring.position].clone()]);
+        return Ok(());
+    }
+    let between = if steps > 1 { segments.iter().map(|s| s.len()).max().unwrap_or(0) } else { 0 };
+    let (mut previous, mut current) = (super::scratch(between)?, super::scratch(between)?);
+    for j in 1..=steps {
+        let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
+        let out = if j == 1 { &input[segments[sending].clone()] } else { &previous[..segments[sending].len()] };
+        let into = if j == steps { &mut *own } else { &mut current[..segments[arriving].len()] };
+        t.sendrecv(ring.successor(), out, ring.predecessor(), into)?;
+        op.reduce(&input[segments[arriving].clone()], into, false)?;
+        std::mem::swap(&mut previous, &mut current);
+    }
+    Ok(())
+}
+
 /// Ring allgather (§3.2, after [4]): position i starts with segment i and in
 /// each of N−1 iterations forwards what it last received to its successor.
 pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
@@ -98,12 +123,16 @@ pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bu
     allgather(t, buf, &segments, &ring)
 }
 
+/// The byte ranges of rank `order[i]`'s block, for ring position i.
+fn block_segments(blocks: &Blocks, order: &[usize], elem: usize) -> Pooled<Range<usize>> {
+    order.iter().map(|&r| blocks.bytes(r, elem)).collect()
+}
+
 /// `MPI_Reduce_scatter` on the ring: the position of rank r reduces r's
 /// block, so every rank ends with its own block at `blocks.bytes(r)`.
 pub fn reduce_scatter_blocks(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks, order: &[usize]) -> MpiResult {
     let ring = RingPosition::of(order, t.rank());
-    let segments: Pooled<Range<usize>> = order.iter().map(|&r| blocks.bytes(r, op.elem_size())).collect();
-    reduce_scatter(t, op, buf, &segments, &ring)
+    reduce_scatter(t, op, buf, &block_segments(blocks, order, op.elem_size()), &ring)
 }
 
 /// Reduce: the ring reduce-scatter, then every process sends its reduced
@@ -132,6 +161,23 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
         Collective::Allreduce => allreduce(t, op, buf, job.ring),
         Collective::Reduce => reduce(t, op, buf, job.root, job.ring),
         Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter_blocks(t, op, buf, job.blocks, job.ring),
+    }
+}
+
+/// Registry entry with a separate input: allreduce (the reduce-scatter reads
+/// the input, the allgather runs in `output`) and the reduce-scatters.
+pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
+    let ring = RingPosition::of(job.ring, t.rank());
+    match job.coll {
+        Collective::Allreduce => {
+            let segments = even_segments(input, op.elem_size(), t.size());
+            reduce_scatter_into(t, op, input, &mut output[segments[ring.position].clone()], &segments, &ring)?;
+            allgather(t, output, &segments, &ring)
+        }
+        Collective::Reduce => super::registry::not_implemented("ring (separate input)", job.coll),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            reduce_scatter_into(t, op, input, output, &block_segments(job.blocks, job.ring, op.elem_size()), &ring)
+        }
     }
 }
 

@@ -36,4 +36,7 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
         self.parent.sendrecv(self.members[to], data, self.members[from], buf)
     }
+    fn note_copy(&self, bytes: usize) {
+        self.parent.note_copy(bytes)
+    }
 }

@@ -46,27 +46,46 @@ pub unsafe fn user_counts<'a, T: Copy + Into<i64> + 'a>(ptr: *const T, p: usize)
 
 pub use crate::scratch::Scratch;
 
-/// Fill `work` (the vector's length) with this rank's input.
-pub fn load_input(input: Input, work: &mut [u8]) {
+/// Fill `work` (the vector's length) with this rank's input (a copy counted on `t`).
+pub fn load_input(t: &dyn crate::algo::Transport, input: Input, work: &mut [u8]) {
     match input {
         // SAFETY: validation checked the send buffer is non-null; MPI defines its size.
-        Input::Send(p) => work.copy_from_slice(unsafe { user_slice(p, work.len()) }),
+        Input::Send(p) => crate::algo::copy(t, work, unsafe { user_slice(p, work.len()) }),
         Input::Missing => work.fill(0),
         Input::InPlace => {}
     }
 }
 
-/// Run `f` (the library's call) with the buffers a rank whose own are invalid
-/// takes part with: its valid ones, `MPI_IN_PLACE` where its input is in the
-/// receive buffer, and zeroed scratch of `bytes` in place of invalid ones.
+/// Whether the library must be handed `coll` with a copy of the receive
+/// buffer as the send buffer instead of `MPI_IN_PLACE`: MPICH 4.0's
+/// `MPI_Reduce_scatter` in place stops on an internal assertion (`memcpy
+/// argument memory ranges overlap`) for long vectors whose blocks differ, e.g.
+/// counts {35312, 35313} (README, "Library bugs"); with separate buffers it
+/// works (`_block` in place does too).
+pub fn in_place_needs_a_copy(coll: crate::collective::Collective) -> bool {
+    use crate::collective::Collective::ReduceScatter;
+    cfg!(fastred_mpi = "mpich") && coll == ReduceScatter
+}
+
+/// Run `f` (the library's call) with the buffers a rank takes part with:
+/// its valid ones, `MPI_IN_PLACE` where its input is in the receive buffer
+/// (or a copy of the receive buffer where [`in_place_needs_a_copy`]), and
+/// zeroed scratch of `bytes` in place of invalid ones.
 pub fn with_scratch_buffers(
-    input: Input, output: Option<*mut c_void>, bytes: usize, f: impl FnOnce(*const c_void, *mut c_void) -> c_int,
+    coll: crate::collective::Collective, input: Input, output: Option<*mut c_void>, bytes: usize,
+    f: impl FnOnce(*const c_void, *mut c_void) -> c_int,
 ) -> crate::error::MpiResult<c_int> {
     let mut send_scratch = Scratch::empty();
-    let send: *const c_void = match input {
-        Input::Send(p) => p,
-        Input::InPlace => crate::mpi::handle::in_place(),
-        Input::Missing => {
+    let send: *const c_void = match (input, output) {
+        (Input::Send(p), _) => p,
+        (Input::InPlace, Some(p)) if in_place_needs_a_copy(coll) => {
+            send_scratch.resize(bytes)?;
+            // SAFETY: in place, the receive buffer holds the input: `bytes` of it.
+            send_scratch.copy_from_slice(unsafe { user_slice(p, bytes) });
+            send_scratch.as_ptr().cast()
+        }
+        (Input::InPlace, _) => crate::mpi::handle::in_place(),
+        (Input::Missing, _) => {
             send_scratch.resize(bytes)?;
             send_scratch.fill(0);
             send_scratch.as_ptr().cast()

@@ -3,7 +3,7 @@
 use super::buffers::{load_input, user_slice, user_slice_mut, Input, Scratch};
 use super::{Call, Plan};
 use crate::algo::registry::{not_implemented, Job};
-use crate::algo::Transport;
+use crate::algo::{copy, Transport};
 use crate::comm::Placement;
 use crate::config::{self, Fault};
 use crate::error::MpiResult;
@@ -79,8 +79,14 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
     };
     // SAFETY (user_slice, user_slice_mut): validation checked the buffers are
     // non-null; MPI defines how many bytes they hold; nothing else borrows them.
-    match call.coll {
-        Collective::Allreduce | Collective::Reduce => {
+    match (call.coll, plan.input, plan.output, descriptor.run_from) {
+        // A send buffer of its own and an algorithm that reads it in place: no copy.
+        (Collective::Allreduce | Collective::ReduceScatter | Collective::ReduceScatterBlock, Input::Send(input), Some(output), Some(run_from)) => {
+            let input = unsafe { user_slice(input, total) };
+            let result = if call.coll == Collective::Allreduce { total } else { plan.blocks.count(st.rank) * esz };
+            run_from(t, op, input, unsafe { user_slice_mut(output, result) }, &job)
+        }
+        (Collective::Allreduce | Collective::Reduce, ..) => {
             let mut owned;
             let work: &mut [u8] = match plan.output {
                 Some(p) => unsafe { user_slice_mut(p, total) },
@@ -90,22 +96,22 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
                 }
             };
             if plan.output.is_some() || !matches!(plan.input, Input::InPlace) {
-                load_input(plan.input, work);
+                load_input(t, plan.input, work);
             } else {
                 work.fill(0); // in place, but the receive buffer is unusable
             }
             run(t, op, work, &job)
         }
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+        (Collective::ReduceScatter | Collective::ReduceScatterBlock, ..) => {
             let mut work = Scratch::new(total)?;
             match (plan.input, plan.output) {
-                (Input::InPlace, Some(p)) => work.copy_from_slice(unsafe { user_slice(p, total) }),
-                (input, _) => load_input(input, &mut work),
+                (Input::InPlace, Some(p)) => copy(t, &mut work, unsafe { user_slice(p, total) }),
+                (input, _) => load_input(t, input, &mut work),
             }
             run(t, op, &mut work, &job)?;
             if let Some(p) = plan.output {
                 let mine = plan.blocks.bytes(st.rank, esz);
-                unsafe { user_slice_mut(p, mine.len()) }.copy_from_slice(&work[mine]);
+                copy(t, unsafe { user_slice_mut(p, mine.len()) }, &work[mine]);
             }
             Ok(())
         }

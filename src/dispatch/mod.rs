@@ -71,10 +71,11 @@ pub enum NotOurs {
     Invalid(Complaint, c_int),
     /// A failure inside fastred's own setup.
     Error(MpiError),
-    /// The library runs the call, but this rank's buffers are invalid (an
-    /// error only it can see, which some libraries crash on): it takes part
-    /// with scratch buffers in their place, then reports the error.
-    LibraryWithScratch { error: LocalError, input: Input, output: Option<*mut c_void>, bytes: usize },
+    /// The library runs the call with scratch in place of some buffers:
+    /// this rank's buffers are invalid (an error only it can see, which some
+    /// libraries crash on; it takes part, then reports the error), or the
+    /// library mishandles the call's `MPI_IN_PLACE` ([`buffers::in_place_needs_a_copy`]).
+    LibraryWithScratch { error: Option<LocalError>, input: Input, output: Option<*mut c_void>, bytes: usize },
 }
 
 impl From<MpiError> for NotOurs {
@@ -146,11 +147,26 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
     let code = match outcome {
         Ok(None) => return ffi::SUCCESS,
         Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
-        Err(NotOurs::LibraryWithScratch { error: (complaint, class), input, output, bytes }) => {
-            if buffers::with_scratch_buffers(input, output, bytes, fallback).is_err() {
-                log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+        Err(NotOurs::LibraryWithScratch { error, input, output, bytes }) => {
+            let start = timed.then(Instant::now);
+            let rc = buffers::with_scratch_buffers(call.coll, input, output, bytes, fallback);
+            match (error, rc) {
+                (None, Ok(rc)) => {
+                    let copied = Traffic { bytes_copied: bytes as u64, ..Traffic::default() }; // the detached input
+                    stats::record(call.coll, Algorithm::Native, timed, 0, copied, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+                    return rc;
+                }
+                (None, Err(e)) => {
+                    log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+                    code_of(call.coll, e)
+                }
+                (Some((complaint, class)), rc) => {
+                    if rc.is_err() {
+                        log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+                    }
+                    code_for(call.coll, complaint, class)
+                }
             }
-            code_for(call.coll, complaint, class)
         }
         Err(NotOurs::Fallback(reason)) => {
             log_fallback(call.coll, reason);
@@ -276,8 +292,8 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         }
     };
     if algorithm == Algorithm::Native {
-        if let Some(error) = local_error {
-            return Err(NotOurs::LibraryWithScratch { error, input, output, bytes: total_bytes });
+        if local_error.is_some() || (matches!(input, Input::InPlace) && buffers::in_place_needs_a_copy(call.coll)) {
+            return Err(NotOurs::LibraryWithScratch { error: local_error, input, output, bytes: total_bytes });
         }
         let forced = config::effective(state.forced).get(call.coll);
         return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));

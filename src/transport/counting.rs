@@ -15,6 +15,9 @@ pub struct Traffic {
     pub bytes_sent: u64,
     pub messages_received: u64,
     pub bytes_received: u64,
+    /// Bytes of vector data copied locally (input into the work buffer,
+    /// rotations, results out of scratch): [`Transport::note_copy`].
+    pub bytes_copied: u64,
 }
 
 /// Counts the traffic of an inner transport.
@@ -65,5 +68,11 @@ impl<T: Transport> Transport for Counting<'_, T> {
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
         self.record(Some(data.len()), Some(buf.len()));
         self.inner.sendrecv(to, data, from, buf)
+    }
+    fn note_copy(&self, bytes: usize) {
+        let mut t = self.traffic.get();
+        t.bytes_copied += bytes as u64;
+        self.traffic.set(t);
+        self.inner.note_copy(bytes)
     }
 }

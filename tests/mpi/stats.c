@@ -4,8 +4,9 @@
  * report fastred prints at MPI_Finalize against the cost formulas, and this
  * program checks the same counters through the C API (fastred_counters). */
 #include "common.h"
+#include "fastred.h" /* the C API's types (its functions are looked up, so the program also runs without fastred) */
 
-typedef struct { uint64_t calls, user_bytes, messages_sent, bytes_sent, bytes_received, nanoseconds; } counters;
+typedef FastredCounters counters;
 typedef int (*counters_fn)(int, int, counters *);
 typedef const char *(*name_fn)(int);
 
