@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Install what fastred needs on Debian (bookworm): compilers, both MPIs, Fortran,
 # iproute2 (tc, network namespaces) for the emulated cluster, valgrind for the
-# memory-checked MPI tests.
+# memory-checked MPI tests, Lmod for the installed module test.
 # Safe to re-run; does nothing when everything is present.
 set -euo pipefail
-packages=(build-essential pkg-config libclang-dev gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev iproute2 util-linux valgrind python3)
+packages=(build-essential pkg-config libclang-dev gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev iproute2 util-linux valgrind python3 lmod)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,7 +5,8 @@
 #     other MPI must not compile);
 #  3. real-MPI tests under mpirun for MPICH and Open MPI (tests/run_mpi_tests.sh),
 #     including the fastred command-line tool;
-#  4. a smoke run of the emulated TCP cluster (ci/cluster/smoke.sh; skipped with
+#  4. the install into a temporary prefix, used from there (tests/install_test.sh);
+#  5. a smoke run of the emulated TCP cluster (ci/cluster/smoke.sh; skipped with
 #     a message where network namespaces are not permitted).
 # Ends with one summary line "N passed, M failed" (test suites) and exits non-zero on failure.
 set -uo pipefail
@@ -49,6 +50,9 @@ suite "stale mpi-sys bindings are a compile error" stale_bindings_fail_to_compil
 for f in openmpi mpich; do
     suite "MPI tests ($f)" bash tests/run_mpi_tests.sh "$f"
 done
+
+suite "install into a prefix (pkg-config C and Fortran, fastred run, Lmod module, Spack recipe)" \
+    bash tests/install_test.sh
 
 suite "emulated cluster smoke run (Open MPI over TCP, 4 namespaces)" bash ci/cluster/smoke.sh
 

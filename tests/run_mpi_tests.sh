@@ -67,7 +67,7 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library; do
+for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules; do
     $CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
@@ -311,6 +311,49 @@ run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
 # component, which saturates them (open-mpi/ompi#8045), and the exact-reference check would flag the library.)
 check "cli-tuned-table-used-np3" 300 "collectives: OK AND allreduce of [0-9]+ B on 3 processes: [a-z_:]+ \($out/tuned.table line" 3 \
     $P FASTRED_TUNING="$out/tuned.table" FASTRED_LOG=debug "$out/collectives" own quick
+
+echo "== [$flavour] exporting measurements to the library's own selector (fastred tune --export)"
+# A short real sweep: each of the library's reduce_scatter_block algorithms,
+# forced through its own controls, then the file its selector loads.
+kind=$([ "$flavour" = openmpi ] && echo openmpi-rules || echo mpich-json)
+run_case "cli-tune-export-np2" 600 0 "results in $out/native.$kind.runs/reduce_scatter_block-recursive_halving.csv AND wrote $out/native.$kind" \
+    "$cli" tune --export "$kind" "$out/native.$kind" "${MPIRUN[@]:1}" -np 2 -- --colls reduce_scatter_block --sizes 1K:64K --factor 64 --reps 2
+# Files from fixed measurements, and the library's own account of using them.
+synthetic() { # FILE COLL PROCS WINNER LOSER: WINNER twice as fast at 800 KB
+    printf 'collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native\n' >"$1"
+    printf '%s,%s,800000,native:%s,native:%s,1,0.001,0.001,0,0,0,1\n' "$2" "$3" "$4" "$4" >>"$1"
+    printf '%s,%s,800000,native:%s,native:%s,1,0.002,0.002,0,0,0,1\n' "$2" "$3" "$5" "$5" >>"$1"
+}
+if [ "$flavour" = openmpi ]; then
+    # Open MPI's pml monitoring counts what rank 0 sent to each peer: the ring
+    # allreduce of 800 KB on 4 ranks sends 6 messages (1.2 MB) to rank 1 and
+    # nothing to rank 2; recursive doubling the whole vector to ranks 1 and 2
+    # (plus a 4-byte message to each from MPI_Init/MPI_Finalize).
+    for pair in "ring recursive_doubling I.0.1.1200004 bytes.7 msgs sent" "recursive_doubling ring I.0.2.800004 bytes.2 msgs sent"; do
+        set -- $pair
+        name=$1 loser=$2
+        shift 2
+        synthetic "$out/$name.csv" allreduce 4 "$name" "$loser"
+        run_case "cli-export-openmpi-rules-$name" 60 0 "wrote $out/$name.rules" "$cli" tune --export openmpi-rules "$out/$name.rules" --from "$out/$name.csv"
+        rm -f "$out/monitor-$name".*.prof
+        run_case "openmpi-loads-exported-rules-$name-np4" 120 0 "native_rules: OK" "${MPIRUN[@]}" -np 4 \
+            --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "$out/$name.rules" \
+            --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$out/monitor-$name" \
+            "$out/native_rules" 100000 allreduce
+        grep -Eq "^$*" "$out/monitor-$name.0.prof" && note_result "openmpi-monitoring-shows-$name" 1 || note_result "openmpi-monitoring-shows-$name" 0
+    done
+else
+    # MPICH reads the file at MPI_Init and stops on any key it does not know:
+    # the exported tree runs (and computes right); the same tree with the
+    # exported algorithm's name spoilt is refused, so the branch is read.
+    synthetic "$out/rs.csv" reduce_scatter 2 recursive_halving pairwise
+    run_case "cli-export-mpich-json" 60 0 "wrote $out/rs.json" "$cli" tune --export mpich-json "$out/rs.json" --from "$out/rs.csv"
+    run_case "mpich-loads-exported-json-np2" 120 0 "native_rules: OK" \
+        "${MPIRUN[@]}" -np 2 env MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$out/rs.json" "$out/native_rules" 100000
+    sed 's/MPIR_Reduce_scatter_intra_recursive_halving":{}}},"comm_size=any"/MPIR_Reduce_scatter_intra_bogus":{}}},"comm_size=any"/' "$out/rs.json" >"$out/rs-spoilt.json"
+    run_case "mpich-reads-the-exported-branch-np2" 120 fail "unrecognized key algorithm=MPIR_Reduce_scatter_intra_bogus" \
+        "${MPIRUN[@]}" -np 2 env MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$out/rs-spoilt.json" "$out/native_rules" 100000
+fi
 
 echo "== [$flavour] a build for the other MPI stops with a clear message"
 otherlib="$root/target/$other/release/libfastred.so"

@@ -5,6 +5,7 @@
 #   ci/cluster/experiments.sh [CASE...]     (default: all; about 45 minutes)
 # Cases: star-allreduce star-reduce star-reduce-scatter transport topology
 #        shared-hosts (4 hosts x 2 ranks, 2 x 4: issue 11) fast-links (4 hosts, 1 rank each, 400 Mbit/s)
+#        native-export (issue 15: the libraries' own algorithms, exported to their selectors)
 # Results: build/results/<case>-*.csv, plots in build/results/plots, and
 # build/results/summary.md (`fastred report`). Needs ci/build.sh openmpi.
 set -euo pipefail
@@ -25,7 +26,7 @@ bench() {
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     echo "== $name"
-    env "${envs[@]}" $fastred bench --mpi openmpi --launcher "$cluster run" ${MPIRUN_EXTRA:-} --csv "$out/$name.csv" \
+    env "${envs[@]}" $fastred bench --mpi "${BENCH_MPI:-openmpi}" --launcher "${BENCH_LAUNCH:-$cluster run}" ${MPIRUN_EXTRA:-} --csv "$out/$name.csv" \
         -- --link-rate "$rate" --reps 3 --quiet "$@"
     $fastred report "$out/$name.csv"
 }
@@ -85,6 +86,29 @@ for c in "${cases[@]}"; do
                 --algos native,default,hierarchical,ring,rabenseifner
             bench shared-hosts-${1}x${2}-reduce 50mbit -- --colls reduce --sizes 64K:4M --factor 4 \
                 --algos native,default,hierarchical,pipeline,rabenseifner
+        done ;;
+    native-export)
+        # Issue 15: each of the library's own algorithms measured (forced
+        # through its own controls), the fastest exported in the format its
+        # selector loads; then native without and with that file, and
+        # fastred's default, in alternated runs (the file is read at launch,
+        # so the two natives cannot share one run). 4 hosts, 100 Mbit/s.
+        $cluster up star 4 --rate 100mbit
+        sweep=(--colls allreduce,reduce_scatter_block --sizes 4K:4M --factor 8)
+        for mpi in openmpi mpich; do
+            if [ $mpi = openmpi ]; then
+                kind=openmpi-rules launch="$cluster run" file="$PWD/$out/native-export.rules"
+                use_file="--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename $file"
+            else
+                kind=mpich-json launch="$cluster run-mpich" file="$PWD/$out/native-export.json"
+                use_file="-genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE $file"
+            fi
+            $fastred tune --export $kind "$file" --launcher "$launch" -- --link-rate 100mbit --reps 3 --quiet "${sweep[@]}"
+            for run in 1 2; do
+                BENCH_MPI=$mpi BENCH_LAUNCH="$launch" bench native-export-$mpi-plain-$run 100mbit -- "${sweep[@]}" --algos native,default
+                BENCH_MPI=$mpi BENCH_LAUNCH="$launch" MPIRUN_EXTRA="$use_file" bench native-export-$mpi-file-$run 100mbit -- \
+                    "${sweep[@]}" --algos native,default
+            done
         done ;;
     fast-links)
         $cluster up star 4 --rate 400mbit

@@ -157,13 +157,14 @@ static void nomem(void) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     next_call_works("set-up", comm);
-    /* Room for 512 MiB more: fastred's 1 GiB scratch copy cannot be had. */
+    /* Room for 512 MiB more: fastred's 1 GiB scratch copy cannot be had
+     * (in place: with a separate send buffer it reads the input where it is). */
     struct rlimit lim = {(size_t)proc_status_kib("VmSize") * 1024 + ((size_t)512 << 20), RLIM_INFINITY};
     CHECK(setrlimit(RLIMIT_AS, &lim) == 0, "setrlimit");
     /* 64-bit integers (same size as doubles): the default table runs integer
      * reductions itself everywhere (it hands long floating-point
      * reduce-scatters on one host to MPICH). */
-    int rc = MPI_Reduce_scatter_block(in, out, (int)per_rank, MPI_INT64_T, MPI_SUM, comm);
+    int rc = MPI_Reduce_scatter_block(MPI_IN_PLACE, in, (int)per_rank, MPI_INT64_T, MPI_SUM, comm);
     CHECK(class_of(rc) == MPI_ERR_NO_MEM, "reduce_scatter_block without memory for scratch: class %d, expected MPI_ERR_NO_MEM (%d)", class_of(rc), MPI_ERR_NO_MEM);
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;

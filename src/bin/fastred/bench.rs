@@ -18,7 +18,7 @@ fn pick_flavour(mpi: Option<String>) -> Result<String, String> {
 }
 
 /// Compile the shipped benchmark for `flavour` next to this binary (once per source change).
-fn bench_binary(flavour: &str) -> Result<PathBuf, String> {
+pub fn bench_binary(flavour: &str) -> Result<PathBuf, String> {
     let dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let src = dir.join("fastred_bench.c");
     let exe = dir.join(format!("fastred_bench.{flavour}"));
@@ -40,7 +40,7 @@ fn bench_binary(flavour: &str) -> Result<PathBuf, String> {
 }
 
 /// Split off `-- bench args` and fastred's own `--csv` / `--plot` / `--out`.
-fn split_args(args: Vec<String>) -> (Vec<String>, Vec<String>, BTreeMap<String, String>) {
+pub fn split_args(args: Vec<String>) -> (Vec<String>, Vec<String>, BTreeMap<String, String>) {
     let (mine, bench_args) = match args.iter().position(|a| a == "--") {
         Some(i) => (args[..i].to_vec(), args[i + 1..].to_vec()),
         None => (args, vec![]),
@@ -59,8 +59,8 @@ fn split_args(args: Vec<String>) -> (Vec<String>, Vec<String>, BTreeMap<String, 
     (launch, bench_args, opts)
 }
 
-/// Run the benchmark; returns the exit status and the CSV path.
-fn run_bench(launch_args: Vec<String>, mut bench_args: Vec<String>, csv: &Path) -> Result<i32, String> {
+/// Run the benchmark, writing `csv`; returns the exit status and the benchmark program.
+pub fn run_bench(launch_args: Vec<String>, mut bench_args: Vec<String>, csv: &Path) -> Result<(i32, PathBuf), String> {
     let l = parse_launch(launch_args, false);
     let flavour = pick_flavour(l.mpi)?;
     let lib = library_for(&flavour).ok_or_else(|| format!("no libfastred.so built for {flavour}"))?;
@@ -70,7 +70,7 @@ fn run_bench(launch_args: Vec<String>, mut bench_args: Vec<String>, csv: &Path) 
     let mut cmd = mpirun_command(&flavour, l.launcher.as_deref(), &lib);
     cmd.args(&l.mpirun_args).arg(&exe).args(&bench_args);
     eprintln!("fastred bench: {flavour}, {}, results in {}", exe.display(), csv.display());
-    Ok(status_of(cmd))
+    Ok((status_of(cmd), exe))
 }
 
 fn absolute(p: &str) -> PathBuf {
@@ -82,8 +82,8 @@ pub fn bench(args: Vec<String>) -> i32 {
     let (launch, bench_args, opts) = split_args(args);
     let csv = absolute(opts.get("csv").map(String::as_str).unwrap_or("fastred-bench.csv"));
     match run_bench(launch, bench_args, &csv) {
-        Ok(0) => {}
-        Ok(code) => return code,
+        Ok((0, _)) => {}
+        Ok((code, _)) => return code,
         Err(e) => {
             eprintln!("fastred bench: {e}");
             return 2;
@@ -126,22 +126,25 @@ fn plot_files(files: &[PathBuf], dir: &Path) -> i32 {
     }
 }
 
-/// A tuning table from measurements: per collective and process count, runs
-/// of sizes with the same winner become one rule; the boundary between two
-/// measured sizes is their geometric mean. The default table follows for
-/// every shape not measured.
-pub fn tuning_table(records: &[Record], origin: &str) -> String {
-    let mut out = format!(
-        "# fastred tuning table measured by `fastred tune` ({origin}).\n\
-         # Format: see src/tuning/default.table. Measured rules first; the default table after them.\n\
-         # Non-commutative ops and calls an algorithm cannot run fall through to later rules.\n"
-    );
-    let best = winners(records);
+/// One size range of a measured rule: sizes `lo..=hi` (`hi` None: no upper
+/// bound) and the fastest variant there.
+pub struct SizeRange {
+    pub lo: usize,
+    pub hi: Option<usize>,
+    pub winner: String,
+}
+
+/// Per collective and process count, runs of measured sizes with the same
+/// winner as size ranges; the boundary between two measured sizes is their
+/// geometric mean.
+pub fn size_ranges(records: &[Record]) -> BTreeMap<(String, usize), Vec<SizeRange>> {
     let mut groups: BTreeMap<(String, usize), Vec<(usize, String)>> = BTreeMap::new();
-    for ((coll, procs, bytes), (variant, _)) in &best {
+    for ((coll, procs, bytes), (variant, _)) in &winners(records) {
         groups.entry((coll.clone(), *procs)).or_default().push((*bytes, variant.clone()));
     }
-    for ((coll, procs), sizes) in groups {
+    let mut out = BTreeMap::new();
+    for (key, sizes) in groups {
+        let mut ranges = vec![];
         let mut i = 0;
         while i < sizes.len() {
             let mut j = i;
@@ -149,9 +152,27 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
                 j += 1;
             }
             let lo = if i == 0 { 0 } else { ((sizes[i - 1].0 as f64 * sizes[i].0 as f64).sqrt() as usize) + 1 };
-            let hi = if j + 1 == sizes.len() { String::new() } else { ((sizes[j].0 as f64 * sizes[j + 1].0 as f64).sqrt() as usize).to_string() };
-            out += &format!("{coll:21} {:>18} {procs:>6}  {:18} {}\n", format!("{lo}-{hi}"), "-", sizes[i].1);
+            let hi = (j + 1 < sizes.len()).then(|| (sizes[j].0 as f64 * sizes[j + 1].0 as f64).sqrt() as usize);
+            ranges.push(SizeRange { lo, hi, winner: sizes[i].1.clone() });
             i = j + 1;
+        }
+        out.insert(key, ranges);
+    }
+    out
+}
+
+/// A tuning table from measurements ([`size_ranges`]); the default table
+/// follows for every shape not measured.
+pub fn tuning_table(records: &[Record], origin: &str) -> String {
+    let mut out = format!(
+        "# fastred tuning table measured by `fastred tune` ({origin}).\n\
+         # Format: see src/tuning/default.table. Measured rules first; the default table after them.\n\
+         # Non-commutative ops and calls an algorithm cannot run fall through to later rules.\n"
+    );
+    for ((coll, procs), ranges) in size_ranges(records) {
+        for r in ranges {
+            let hi = r.hi.map_or(String::new(), |h| h.to_string());
+            out += &format!("{coll:21} {:>18} {procs:>6}  {:18} {}\n", format!("{}-{hi}", r.lo), "-", r.winner);
         }
     }
     out += "\n# ---- the default table ----\n";
@@ -160,6 +181,21 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
 }
 
 pub fn tune(args: Vec<String>) -> i32 {
+    // --export KIND FILE [--from CSV[,CSV...]]...: a file for the library's own selector.
+    if let Some(i) = args.iter().position(|a| a == "--export") {
+        let (Some(kind), Some(file)) = (args.get(i + 1).cloned(), args.get(i + 2).cloned()) else {
+            eprintln!("fastred tune: --export needs a kind (openmpi-rules, mpich-json) and a file");
+            return 2;
+        };
+        let mut rest: Vec<String> = args[..i].iter().chain(&args[i + 3..]).cloned().collect();
+        let mut from = vec![];
+        while let Some(j) = rest.iter().position(|a| a == "--from") {
+            let list = if j + 1 < rest.len() { rest.remove(j + 1) } else { String::new() };
+            rest.remove(j);
+            from.extend(list.split(',').filter(|f| !f.is_empty()).map(String::from));
+        }
+        return crate::export::export(&kind, &file, from, rest);
+    }
     let (launch, mut bench_args, opts) = split_args(args);
     let Some(out) = opts.get("out") else {
         eprintln!("fastred tune: --out FILE is required");
@@ -170,8 +206,8 @@ pub fn tune(args: Vec<String>) -> i32 {
     }
     let csv = absolute(&format!("{out}.csv"));
     match run_bench(launch, bench_args.clone(), &csv) {
-        Ok(0) => {}
-        Ok(code) => return code,
+        Ok((0, _)) => {}
+        Ok((code, _)) => return code,
         Err(e) => {
             eprintln!("fastred tune: {e}");
             return 2;

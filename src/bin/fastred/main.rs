@@ -6,11 +6,13 @@
 //! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
+//! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
 //! fastred plot CSV... --out DIR                             SVG plots of bench results
 //! fastred report CSV...                                     Markdown summary of bench results
 //! ```
 
 mod bench;
+mod export;
 mod plot;
 mod results;
 
@@ -40,6 +42,10 @@ usage:
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
   fastred tune [--mpi F] [--launcher CMD] [mpirun args] --out FILE [-- bench args]
         benchmark every algorithm and write a FASTRED_TUNING table of the fastest per size
+  fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [--launcher CMD] [mpirun args] [-- bench args]
+        benchmark each of the MPI library's own algorithms (forced through its controls) and write
+        the fastest per size in the format its selector loads (Open MPI's dynamic rules file,
+        MPICH's JSON tuning file); --from writes it from earlier runs' CSVs instead
   fastred plot CSV... --out DIR
         busbw-vs-size plots per collective and process count, and a map of the fastest algorithm
   fastred report CSV...
@@ -84,14 +90,18 @@ pub fn detect_mpi(program: &Path) -> Result<&'static str, String> {
     }
 }
 
-/// The libfastred.so builds next to this binary (target/<flavour>/release/)
-/// or in `FASTRED_LIBDIR/<flavour>/`.
+/// The libfastred.so build for `flavour`: in `FASTRED_LIBDIR/<flavour>/`, in
+/// an install prefix (`PREFIX/bin/fastred` → `PREFIX/lib/fastred/<flavour>/`,
+/// ci/install.sh's layout), or in the build tree (target/<flavour>/release/).
 pub fn library_for(flavour: &str) -> Option<PathBuf> {
     let mut candidates = vec![];
     if let Ok(dir) = std::env::var("FASTRED_LIBDIR") {
         candidates.push(PathBuf::from(dir).join(flavour).join("libfastred.so"));
     }
     if let Ok(exe) = std::env::current_exe() {
+        if let Some(prefix) = exe.parent().and_then(Path::parent) {
+            candidates.push(prefix.join("lib").join("fastred").join(flavour).join("libfastred.so"));
+        }
         // target/<f>/release/fastred → target/<flavour>/release/libfastred.so
         if let Some(target) = exe.parent().and_then(Path::parent).and_then(Path::parent) {
             candidates.push(target.join(flavour).join("release").join("libfastred.so"));
