@@ -167,12 +167,15 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
     let mut out = format!(
         "# fastred tuning table measured by `fastred tune` ({origin}).\n\
          # Format: see src/tuning/default.table. Measured rules first; the default table after them.\n\
-         # Non-commutative ops and calls an algorithm cannot run fall through to later rules.\n"
+         # Non-commutative ops and calls an algorithm cannot run fall through to later rules.\n\
+         # Rules handing calls to the library (native) are for floating-point types only: they were\n\
+         # measured on doubles, and both MPI libraries get some integer reductions wrong (README).\n"
     );
     for ((coll, procs), ranges) in size_ranges(records) {
         for r in ranges {
             let hi = r.hi.map_or(String::new(), |h| h.to_string());
-            out += &format!("{coll:21} {:>18} {procs:>6}  {:18} {}\n", format!("{}-{hi}", r.lo), "-", r.winner);
+            let conditions = if r.winner == "native" { "float" } else { "-" };
+            out += &format!("{coll:21} {:>18} {procs:>6}  {conditions:18} {}\n", format!("{}-{hi}", r.lo), r.winner);
         }
     }
     out += "\n# ---- the default table ----\n";
@@ -254,7 +257,7 @@ mod tests {
         assert_eq!(rules.len(), 3, "{t}");
         assert!(rules[0].contains("0-2896") && rules[0].ends_with("tree"), "{}", rules[0]);
         assert!(rules[1].contains("2897-11585") && rules[1].ends_with("ring"), "{}", rules[1]);
-        assert!(rules[2].contains("11586-") && rules[2].ends_with("native"), "{}", rules[2]);
+        assert!(rules[2].contains("11586-") && rules[2].contains(" float ") && rules[2].ends_with("native"), "{}", rules[2]);
         let table = fastred::select::Table::parse(&t, "tuned").unwrap();
         let shape = fastred::select::Shape {
             coll: fastred::select::Collective::Allreduce,
@@ -268,6 +271,11 @@ mod tests {
             floating: true,
         };
         assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
+        // The measured native rule takes floating-point calls only; integer ones fall through.
+        let long = fastred::select::Shape { bytes: 20000, elems: 2500, ..shape };
+        assert_eq!(fastred::select::choose(&long, None, &table).algorithm.name(), "native");
+        let integer = fastred::select::Shape { floating: false, ..long };
+        assert_ne!(fastred::select::choose(&integer, None, &table).algorithm.name(), "native");
     }
 }
 
