@@ -166,7 +166,8 @@ fn every_registered_algorithm_on_every_collective_it_implements() {
 }
 
 /// The two-level algorithm on placements the registry sweep (scattered hosts)
-/// does not cover: one host, one rank per host, consecutive pairs, round robin.
+/// does not cover: one host, one rank per host, consecutive pairs, round robin;
+/// all four collectives.
 #[test]
 fn hierarchical_on_every_kind_of_placement() {
     let d = Algorithm::Hierarchical.descriptor();
@@ -187,6 +188,15 @@ fn hierarchical_on_every_kind_of_placement() {
         };
         check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
         check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+        for &p in &procs {
+            for blocks in &layouts(p) {
+                check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
+                    let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+                    let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
+                    (d.run.unwrap())(t, op, b, &job).unwrap()
+                });
+            }
+        }
     }
 }
 

@@ -203,9 +203,9 @@ check "topology-file-broken-np3" 300 "stats: OK AND broken.topology: line 3: unk
 
 echo "== [$flavour] ranks sharing (pretended) hosts: two-level algorithm, whole messages within a host"
 # Round-robin on 2 hosts at np 5 (3 + 2 ranks: unequal, not consecutive), on 3 hosts at np 7.
-check "hierarchical-2-hosts-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: hierarchical \(forced" 5 \
+check "hierarchical-2-hosts-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: hierarchical \(forced AND reduce_scatter of [0-9]+ B on 5 processes: hierarchical \(forced" 5 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
-check "hierarchical-3-hosts-np7" 600 "collectives: OK AND reduce of [0-9]+ B on 7 processes: hierarchical \(forced" 7 \
+check "hierarchical-3-hosts-np7" 600 "collectives: OK AND reduce of [0-9]+ B on 7 processes: hierarchical \(forced AND reduce_scatter_block of [0-9]+ B on 7 processes: hierarchical \(forced" 7 \
     env FAKE_NODES=3 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
 # Pieces only between hosts (each end must cut a message alike).
 check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $P FASTRED_PIECE=1K "$out/collectives" own $variant_mode

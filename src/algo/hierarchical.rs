@@ -12,6 +12,10 @@
 //! 3. allreduce: within each host, a ring allgather of the L blocks; reduce:
 //!    the lane ranks on the root's host send their blocks to the root.
 //!
+//! Reduce-scatter runs the same two steps on the vector rearranged so that
+//! the blocks each lane member must end with are contiguous ([`Parts`]);
+//! step 3 hands every block to its rank within the host.
+//!
 //! Any number of ranks per host (beyond L they help in step 1 only), in any
 //! rank positions. Needs a commutative op. Each block is reduced by one lane
 //! and copied, so every rank gets bit-identical results.
@@ -38,6 +42,8 @@ struct Groups {
     /// this rank is `lane[my_lane_position]`.
     lane: Pooled<usize>,
     my_lane_position: usize,
+    /// Every rank's index among the ranks of its host.
+    local_index: Pooled<usize>,
 }
 
 impl Groups {
@@ -55,7 +61,7 @@ impl Groups {
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
         let lane: Pooled<usize> = if my_local < lanes { (0..hosts.len()).filter(|&r| local_index[r] == my_local).collect() } else { Pooled::new() };
         let my_lane_position = lane.iter().position(|&r| r == rank).unwrap_or(0);
-        Groups { local, my_local, lanes, lane, my_lane_position }
+        Groups { local, my_local, lanes, lane, my_lane_position, local_index }
     }
 }
 
@@ -82,6 +88,110 @@ fn across_hosts(t: &dyn Transport, op: &dyn Reducer, block: &mut [u8], root: usi
     let whole = Blocks::even(0, 1);
     let inner = Job { coll: job.coll, blocks: &whole, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
     (d.run.expect("filtered on run"))(t, op, block, &inner)
+}
+
+/// Where each rank's block goes in the reduce-scatter's rearranged vector:
+/// part l (l < L) holds the blocks of the ranks whose local index is l mod L,
+/// grouped by the lane-l rank of their host (in lane order), so that step 1
+/// hands part l to the local rank of index l and step 2 hands each lane
+/// member its host's blocks of the part.
+struct Parts {
+    /// Byte range of part l, l < L.
+    part: Pooled<Range<usize>>,
+    /// Elements of part l held by lane position q: `counts[l][q]` (flattened,
+    /// L × lane length; every lane has one rank on each host).
+    counts: Pooled<usize>,
+    lane_len: usize,
+    /// For each rank: where its block is in the rearranged vector (bytes).
+    at: Pooled<Range<usize>>,
+}
+
+impl Parts {
+    fn of(g: &Groups, hosts: &[usize], blocks: &Blocks, esz: usize) -> Parts {
+        let p = hosts.len();
+        let lane_len = (0..p).filter(|&r| g.local_index[r] == 0).count();
+        let mut part = Pooled::new();
+        let mut counts = Pooled::new();
+        let mut at: Pooled<Range<usize>> = (0..p).map(|_| 0..0).collect();
+        let mut offset = 0;
+        for l in 0..g.lanes {
+            let start = offset;
+            // Lane l in rank order: its members' hosts give the order of the part's groups.
+            for lane_host in (0..p).filter(|&r| g.local_index[r] == l).map(|r| hosts[r]) {
+                let mut count = 0;
+                for r in (0..p).filter(|&r| hosts[r] == lane_host && g.local_index[r] % g.lanes == l) {
+                    let len = blocks.count(r) * esz;
+                    at[r] = offset..offset + len;
+                    offset += len;
+                    count += blocks.count(r);
+                }
+                counts.push(count);
+            }
+            part.push(start..offset);
+        }
+        Parts { part, counts, lane_len, at }
+    }
+
+    /// Part l's blocks, one per lane position (elements).
+    fn lane_blocks(&self, l: usize) -> Blocks {
+        Blocks::from_counts(self.counts[l * self.lane_len..(l + 1) * self.lane_len].iter().copied())
+    }
+}
+
+/// Reduce-scatter (`job.blocks` per rank): rearrange the vector into parts
+/// ([`Parts`]), ring reduce-scatter of the parts within each host, lane l
+/// reduce-scatters part l across hosts (each lane member gets its host's
+/// blocks of it, with the registered algorithm the model prefers), and each
+/// lane member hands the blocks to their ranks on its host.
+fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    let esz = op.elem_size();
+    let me = t.rank();
+    let g = Groups::of(me, job.hosts);
+    let parts = Parts::of(&g, job.hosts, job.blocks, esz);
+    let mut work = super::scratch(buf.len())?;
+    for r in 0..t.size() {
+        super::copy(t, &mut work[parts.at[r].clone()], &buf[job.blocks.bytes(r, esz)]);
+    }
+    // 1. Within the host: local index l < L ends with part l reduced over its host.
+    let end = buf.len();
+    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { parts.part[i].clone() } else { end..end }).collect();
+    let on_host = Subset::new(t, &g.local, g.my_local);
+    let order = ring::rank_order(g.local.len());
+    ring::reduce_scatter(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local))?;
+    let mine = job.blocks.bytes(me, esz);
+    let my_lane = g.local_index[me] % g.lanes;
+    if g.my_local >= g.lanes {
+        // 3 (receiving end): my block comes from my host's rank of local index my_lane.
+        return t.recv(g.local[my_lane], &mut buf[mine]);
+    }
+    // 2. Across hosts: lane position q gets its host's blocks of part my_local.
+    let part = parts.part[g.my_local].clone();
+    let lane = Subset::new(t, &g.lane, g.my_lane_position);
+    let lane_blocks = parts.lane_blocks(g.my_local);
+    across_hosts_scatter(&lane, op, &mut work[part.clone()], &lane_blocks, job)?;
+    // 3. Hand each block of my host in this part to its rank.
+    for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
+        let block = &work[parts.at[r].clone()];
+        if r == me {
+            super::copy(t, &mut buf[mine.clone()], block);
+        } else {
+            t.send(r, block)?;
+        }
+    }
+    Ok(())
+}
+
+/// Step 2 of the reduce-scatter: lane `t` reduce-scatters `part` into `blocks`.
+fn across_hosts_scatter(t: &dyn Transport, op: &dyn Reducer, part: &mut [u8], blocks: &Blocks, job: &Job) -> MpiResult {
+    if t.size() < 2 || part.is_empty() {
+        return Ok(());
+    }
+    let Some((d, _)) = inter_host_algorithm(job.coll, part.len(), t.size(), job.model) else {
+        return super::registry::not_implemented("hierarchical (no inter-host algorithm)", job.coll);
+    };
+    let order = ring::rank_order(t.size());
+    let inner = Job { coll: job.coll, blocks, root: 0, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
+    (d.run.expect("filtered on run"))(t, op, part, &inner)
 }
 
 /// Allreduce (or reduce to `job.root`) of `buf` in place.
@@ -130,11 +240,14 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     }
 }
 
-/// Registry entry: allreduce and reduce.
+/// Registry entry: all four collectives.
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
+    if t.size() < 2 {
+        return Ok(());
+    }
     match job.coll {
         Collective::Allreduce | Collective::Reduce => two_level(t, op, buf, job),
-        other => super::registry::not_implemented("hierarchical", other),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => two_level_reduce_scatter(t, op, buf, job),
     }
 }
 

@@ -172,7 +172,7 @@ pub static REGISTRY: [Descriptor; 15] = [
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: true,
+        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: true,
         estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
     },
 ];
