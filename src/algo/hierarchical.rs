@@ -76,18 +76,19 @@ fn inter_host_algorithm(coll: Collective, bytes: usize, hosts: usize, m: &CostMo
         .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
-/// Step 2: lane `t` reduces `block` (allreduce, or reduce to lane rank `root`).
-fn across_hosts(t: &dyn Transport, op: &dyn Reducer, block: &mut [u8], root: usize, job: &Job) -> MpiResult {
-    if t.size() < 2 || block.is_empty() {
+/// Step 2: lane `t` reduces `data` across hosts with the registered
+/// algorithm the model prefers: allreduce, reduce to lane rank `root`, or
+/// reduce-scatter into `blocks` (one per lane rank).
+fn across_hosts(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], blocks: &Blocks, root: usize, job: &Job) -> MpiResult {
+    if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some((d, _)) = inter_host_algorithm(job.coll, block.len(), t.size(), job.model) else {
+    let Some((d, _)) = inter_host_algorithm(job.coll, data.len(), t.size(), job.model) else {
         return super::registry::not_implemented("hierarchical (no inter-host algorithm)", job.coll);
     };
     let order = ring::rank_order(t.size());
-    let whole = Blocks::even(0, 1);
-    let inner = Job { coll: job.coll, blocks: &whole, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
-    (d.run.expect("filtered on run"))(t, op, block, &inner)
+    let inner = Job { coll: job.coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
+    (d.run.expect("filtered on run"))(t, op, data, &inner)
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
@@ -168,7 +169,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let part = parts.part[g.my_local].clone();
     let lane = Subset::new(t, &g.lane, g.my_lane_position);
     let lane_blocks = parts.lane_blocks(g.my_local);
-    across_hosts_scatter(&lane, op, &mut work[part.clone()], &lane_blocks, job)?;
+    across_hosts(&lane, op, &mut work[part.clone()], &lane_blocks, 0, job)?;
     // 3. Hand each block of my host in this part to its rank.
     for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
         let block = &work[parts.at[r].clone()];
@@ -179,19 +180,6 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
         }
     }
     Ok(())
-}
-
-/// Step 2 of the reduce-scatter: lane `t` reduce-scatters `part` into `blocks`.
-fn across_hosts_scatter(t: &dyn Transport, op: &dyn Reducer, part: &mut [u8], blocks: &Blocks, job: &Job) -> MpiResult {
-    if t.size() < 2 || part.is_empty() {
-        return Ok(());
-    }
-    let Some((d, _)) = inter_host_algorithm(job.coll, part.len(), t.size(), job.model) else {
-        return super::registry::not_implemented("hierarchical (no inter-host algorithm)", job.coll);
-    };
-    let order = ring::rank_order(t.size());
-    let inner = Job { coll: job.coll, blocks, root: 0, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
-    (d.run.expect("filtered on run"))(t, op, part, &inner)
 }
 
 /// Allreduce (or reduce to `job.root`) of `buf` in place.
@@ -217,7 +205,7 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         let lane = Subset::new(t, &g.lane, g.my_lane_position);
         let root_host = job.hosts[job.root];
         let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
-        across_hosts(&lane, op, &mut buf[segments[g.my_local].clone()], lane_root, job)?;
+        across_hosts(&lane, op, &mut buf[segments[g.my_local].clone()], &Blocks::even(0, 1), lane_root, job)?;
     }
 
     // 3. Back within the host.
