@@ -66,13 +66,12 @@ pub struct Blocks {
     layout: Layout,
 }
 
-/// Nearly equal blocks are computed (no allocation: the per-call path of
-/// allreduce, reduce and reduce_scatter_block makes none for them); other
-/// layouts keep their offsets.
+/// Nearly equal blocks are computed; other layouts keep their offsets in a
+/// pooled vector (neither allocates on the per-call path).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Layout {
     Even { total: usize, parts: usize },
-    Offsets(Vec<usize>),
+    Offsets(crate::scratch::Pooled<usize>),
 }
 
 impl Blocks {
@@ -84,9 +83,11 @@ impl Blocks {
 
     /// Blocks of the given sizes, in order (as `MPI_Reduce_scatter`'s recvcounts).
     pub fn from_counts(counts: impl IntoIterator<Item = usize>) -> Blocks {
-        let mut offsets = vec![0];
+        let mut offsets = crate::scratch::Pooled::new();
+        offsets.push(0);
         for c in counts {
-            offsets.push(offsets.last().unwrap() + c);
+            let end = offsets[offsets.len() - 1] + c;
+            offsets.push(end);
         }
         Blocks { layout: Layout::Offsets(offsets) }
     }
