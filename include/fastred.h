@@ -22,7 +22,8 @@ typedef int FastredCollective;
 
 /**
  * Counters of one collective × algorithm in this process (calls always;
- * the others with `FASTRED_STATS` set).
+ * the others with `FASTRED_STATS` set); algorithm 0 (native) counts the
+ * calls handed to the MPI library.
  */
 typedef struct FastredCounters {
   uint64_t calls;

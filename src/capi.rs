@@ -33,9 +33,10 @@ pub extern "C" fn fastred_mpi_flavour() -> *const c_char {
 pub type FastredAlgorithm = c_int;
 
 /// Counters of one collective × algorithm in this process (calls always;
-/// the others with `FASTRED_STATS` set).
+/// the others with `FASTRED_STATS` set); algorithm 0 (native) counts the
+/// calls handed to the MPI library.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FastredCounters {
     pub calls: u64,
     /// Bytes of the vectors the user reduced (reduce-scatter: all blocks).
@@ -47,13 +48,6 @@ pub struct FastredCounters {
     /// buffer, block rotations, results out of scratch).
     pub bytes_copied: u64,
     pub nanoseconds: u64,
-}
-
-impl From<stats::Counters> for FastredCounters {
-    fn from(c: stats::Counters) -> Self {
-        let stats::Counters { calls, user_bytes, messages_sent, bytes_sent, bytes_received, bytes_copied, nanoseconds } = c;
-        FastredCounters { calls, user_bytes, messages_sent, bytes_sent, bytes_received, bytes_copied, nanoseconds }
-    }
 }
 
 /// The `FASTRED_ALGO` name of algorithm `a` (NUL-terminated), or NULL.
@@ -75,7 +69,7 @@ pub unsafe extern "C" fn fastred_counters(c: FastredCollective, a: FastredAlgori
     let algo = usize::try_from(a).ok().and_then(|i| Algorithm::ALL.get(i).copied());
     match (collective(c), algo, out.is_null()) {
         (Some(c), Some(a), false) => {
-            *out = stats::get(c, a).into();
+            *out = stats::get(c, a);
             0
         }
         _ => -1,

@@ -8,20 +8,9 @@ use crate::select::{Algorithm, Collective};
 use crate::transport::counting::Traffic;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
-/// Counters of one (collective, algorithm) pair; `Algorithm::Native` counts
-/// the calls handed to the MPI library.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    pub calls: u64,
-    /// Bytes of the vector the user reduced (for reduce-scatter: all blocks).
-    pub user_bytes: u64,
-    pub messages_sent: u64,
-    pub bytes_sent: u64,
-    pub bytes_received: u64,
-    /// Bytes of vector data copied locally ([`Traffic::bytes_copied`]).
-    pub bytes_copied: u64,
-    pub nanoseconds: u64,
-}
+/// Counters of one (collective, algorithm) pair: the C API's struct, one
+/// definition for both.
+pub use crate::capi::FastredCounters as Counters;
 
 const FIELDS: usize = 7;
 const N: usize = Collective::ALL.len() * Algorithm::ALL.len();

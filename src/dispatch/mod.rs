@@ -141,7 +141,7 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
         let start = timed.then(Instant::now);
         let traffic = execute::execute(call, &plan)?;
         let bytes = plan.blocks.total() * plan.reducer.elem_size();
-        stats::record(call.coll, plan.algorithm, timed, bytes, traffic, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+        stats::record(call.coll, plan.algorithm, timed, bytes, traffic, nanoseconds_since(start));
         Ok(plan.local_error)
     });
     let code = match outcome {
@@ -150,29 +150,24 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
         Err(NotOurs::LibraryWithScratch { error, input, output, bytes }) => {
             let start = timed.then(Instant::now);
             let rc = buffers::with_scratch_buffers(call.coll, input, output, bytes, fallback);
+            if rc.is_err() {
+                log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
+            }
             match (error, rc) {
                 (None, Ok(rc)) => {
                     let copied = Traffic { bytes_copied: bytes as u64, ..Traffic::default() }; // the detached input
-                    stats::record(call.coll, Algorithm::Native, timed, 0, copied, start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+                    stats::record(call.coll, Algorithm::Native, timed, 0, copied, nanoseconds_since(start));
                     return rc;
                 }
-                (None, Err(e)) => {
-                    log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
-                    code_of(call.coll, e)
-                }
-                (Some((complaint, class)), rc) => {
-                    if rc.is_err() {
-                        log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
-                    }
-                    code_for(call.coll, complaint, class)
-                }
+                (None, Err(e)) => code_of(call.coll, e),
+                (Some((complaint, class)), _) => code_for(call.coll, complaint, class),
             }
         }
         Err(NotOurs::Fallback(reason)) => {
             log_fallback(call.coll, reason);
             let start = timed.then(Instant::now);
             let rc = fallback(call.sendbuf, call.recvbuf);
-            stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), start.map_or(0, |s| s.elapsed().as_nanos() as u64));
+            stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), nanoseconds_since(start));
             return rc;
         }
         Err(NotOurs::Error(e)) => {
@@ -185,6 +180,11 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
     log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
     mpi::call_errhandler(call.comm, code);
     code
+}
+
+/// Nanoseconds since `start` (0 when the call is not timed).
+fn nanoseconds_since(start: Option<Instant>) -> u64 {
+    start.map_or(0, |s| s.elapsed().as_nanos() as u64)
 }
 
 /// Once per process: stop if this build is for the other MPI, start logging.
