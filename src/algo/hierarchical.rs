@@ -108,9 +108,18 @@ struct Parts {
 }
 
 impl Parts {
+    /// O(L·p + p log p): this runs on every call.
     fn of(g: &Groups, hosts: &[usize], blocks: &Blocks, esz: usize) -> Parts {
         let p = hosts.len();
         let lane_len = (0..p).filter(|&r| g.local_index[r] == 0).count();
+        // Ranks host by host, ascending within a host: rank r is at
+        // `slot[r]`, its host's first rank at `slot[r] - local_index[r]`.
+        let mut by_host: Pooled<usize> = (0..p).collect();
+        by_host.sort_unstable_by_key(|&r| (hosts[r], r));
+        let mut slot: Pooled<usize> = (0..p).map(|_| 0).collect();
+        for (i, &r) in by_host.iter().enumerate() {
+            slot[r] = i;
+        }
         let mut part = Pooled::new();
         let mut counts = Pooled::new();
         let mut at: Pooled<Range<usize>> = (0..p).map(|_| 0..0).collect();
@@ -118,9 +127,10 @@ impl Parts {
         for l in 0..g.lanes {
             let start = offset;
             // Lane l in rank order: its members' hosts give the order of the part's groups.
-            for lane_host in (0..p).filter(|&r| g.local_index[r] == l).map(|r| hosts[r]) {
+            for member in (0..p).filter(|&r| g.local_index[r] == l) {
+                let host_ranks = by_host[slot[member] - l..].iter().copied().take_while(|&r| hosts[r] == hosts[member]);
                 let mut count = 0;
-                for r in (0..p).filter(|&r| hosts[r] == lane_host && g.local_index[r] % g.lanes == l) {
+                for r in host_ranks.filter(|&r| g.local_index[r] % g.lanes == l) {
                     let len = blocks.count(r) * esz;
                     at[r] = offset..offset + len;
                     offset += len;
@@ -184,9 +194,6 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
 
 /// Allreduce (or reduce to `job.root`) of `buf` in place.
 fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
-    if t.size() < 2 {
-        return Ok(());
-    }
     let esz = op.elem_size();
     let g = Groups::of(t.rank(), job.hosts);
     let lane_blocks = Blocks::even(buf.len() / esz, g.lanes);
