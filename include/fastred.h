@@ -112,6 +112,14 @@ int fastred_force(const char *spec);
  */
 uint64_t fastred_allocations(void);
 
+/**
+ * Override `FASTRED_REPRODUCIBLE` in this process from now on: 1 on, 0 off,
+ * -1 back to the agreed setting. Every rank must make the same call between
+ * the same collectives (as a benchmark comparing both modes does). Returns
+ * 0, or -1 for another value (nothing changed).
+ */
+int fastred_reproducible(int mode);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

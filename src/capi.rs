@@ -137,3 +137,17 @@ pub unsafe extern "C" fn fastred_force(spec: *const c_char) -> c_int {
 pub extern "C" fn fastred_allocations() -> u64 {
     crate::allocations()
 }
+
+/// Override `FASTRED_REPRODUCIBLE` in this process from now on: 1 on, 0 off,
+/// -1 back to the agreed setting. Every rank must make the same call between
+/// the same collectives (as a benchmark comparing both modes does). Returns
+/// 0, or -1 for another value (nothing changed).
+#[no_mangle]
+pub extern "C" fn fastred_reproducible(mode: c_int) -> c_int {
+    match mode {
+        -1 => crate::config::set_reproducible_override(None),
+        0 | 1 => crate::config::set_reproducible_override(Some(mode == 1)),
+        _ => return -1,
+    }
+    0
+}

@@ -41,6 +41,8 @@ pub struct CommState {
     pub segment_bytes: Option<usize>,
     /// `FASTRED_PIECE` (rank 0's): longer messages go in pieces of this size.
     pub piece_bytes: usize,
+    /// `FASTRED_REPRODUCIBLE` (rank 0's).
+    pub reproducible: bool,
     placement: OnceCell<Placement>,
     /// The last decision per collective.
     last: [LastDecision; 4],
@@ -58,6 +60,8 @@ pub struct DecisionKey {
     pub builtin_op: bool,
     pub few: bool,
     pub floating: bool,
+    /// The effective `FASTRED_REPRODUCIBLE`.
+    pub reproducible: bool,
     pub forced: u64,
 }
 
@@ -67,14 +71,18 @@ pub struct DecisionKey {
 #[derive(Default)]
 struct LastDecision {
     bytes: AtomicU64,
-    /// 0: none; else 1 | flags << 1 | algorithm << 5 | forced << 13.
+    /// 0: none; else 1 | flags << 1 | algorithm << 6 | forced << 14.
     meta: AtomicU64,
 }
 
 impl DecisionKey {
     fn meta(&self, algorithm: Algorithm) -> u64 {
-        let flags = u64::from(self.commutative) | u64::from(self.builtin_op) << 1 | u64::from(self.few) << 2 | u64::from(self.floating) << 3;
-        1 | flags << 1 | (algorithm.index() as u64) << 5 | self.forced << 13
+        let flags = u64::from(self.commutative)
+            | u64::from(self.builtin_op) << 1
+            | u64::from(self.few) << 2
+            | u64::from(self.floating) << 3
+            | u64::from(self.reproducible) << 4;
+        1 | flags << 1 | (algorithm.index() as u64) << 6 | self.forced << 14
     }
 }
 
@@ -111,7 +119,7 @@ impl CommState {
         if meta == 0 || last.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
             return None;
         }
-        let algorithm = Algorithm::ALL[(meta >> 5 & 0xff) as usize % Algorithm::ALL.len()];
+        let algorithm = Algorithm::ALL[(meta >> 6 & 0xff) as usize % Algorithm::ALL.len()];
         (key.meta(algorithm) == meta).then_some(algorithm)
     }
 
@@ -181,10 +189,11 @@ struct Header {
     piece_bytes: u64,
     /// Bytes of the tuning file's path, NUL, text that follow (0: none).
     tuning_len: u64,
+    reproducible: bool,
 }
 
 impl Header {
-    const LEN: usize = 28;
+    const LEN: usize = 29;
 
     fn encode(&self) -> [u8; Self::LEN] {
         let mut b = [0u8; Self::LEN];
@@ -192,6 +201,7 @@ impl Header {
         b[4..12].copy_from_slice(&self.segment_bytes.to_le_bytes());
         b[12..20].copy_from_slice(&self.piece_bytes.to_le_bytes());
         b[20..28].copy_from_slice(&self.tuning_len.to_le_bytes());
+        b[28] = u8::from(self.reproducible);
         b
     }
 
@@ -202,6 +212,7 @@ impl Header {
             segment_bytes: u64_at(4),
             piece_bytes: u64_at(12),
             tuning_len: u64_at(20),
+            reproducible: b[28] != 0,
         }
     }
 }
@@ -216,12 +227,16 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         segment_bytes: local.segment_bytes.unwrap_or(0) as u64,
         piece_bytes: local.piece_bytes.unwrap_or(0) as u64,
         tuning_len: tuning_payload.as_ref().map_or(0, |p| p.len() as u64),
+        reproducible: local.reproducible,
     };
     let mut bytes = mine.encode();
     mpi::bcast(shadow, &mut bytes, 0)?;
     let agreed = Header::decode(&bytes);
     if agreed.forced != local.forced {
         log::warn!("FASTRED_ALGO differs from rank 0's; using rank 0's choice ({:?}) on rank {rank}", agreed.forced);
+    }
+    if agreed.reproducible != local.reproducible {
+        log::warn!("FASTRED_REPRODUCIBLE differs from rank 0's; using rank 0's ({}) on rank {rank}", u8::from(agreed.reproducible));
     }
     let table = if agreed.tuning_len == 0 {
         DEFAULT_TABLE.clone()
@@ -238,6 +253,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         table,
         segment_bytes: (agreed.segment_bytes > 0).then_some(agreed.segment_bytes as usize),
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
+        reproducible: agreed.reproducible,
         placement: OnceCell::new(),
         last: Default::default(),
         logged: Mutex::new(HashSet::new()),
@@ -357,7 +373,7 @@ mod tests {
 
     #[test]
     fn header_round_trips() {
-        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77 };
+        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true };
         assert_eq!(Header::decode(&h.encode()), h);
     }
 }

@@ -7,6 +7,7 @@
 //! | `FASTRED_TUNING` (a file) | by rank 0 of a communicator, once per process | rank 0's text, per communicator |
 //! | `FASTRED_TOPOLOGY` (a file) | likewise, when the topology is first needed | likewise |
 //! | `FASTRED_SEGMENT`, `FASTRED_PIECE` | once per process | rank 0's, per communicator |
+//! | `FASTRED_REPRODUCIBLE` | once per process | rank 0's, per communicator |
 //! | `FASTRED_STATS` | once per process | rank 0 of `MPI_COMM_WORLD`'s, at `MPI_Finalize` |
 //! | `FASTRED_HOST` | once per process | (this process's own) |
 //! | `FASTRED_LOG` | once per process | (this process's own) |
@@ -33,6 +34,9 @@ pub struct Local {
     pub forced: Forced,
     pub segment_bytes: Option<usize>,
     pub piece_bytes: Option<usize>,
+    /// `FASTRED_REPRODUCIBLE`: compute floating-point reductions in the
+    /// canonical order (`crate::reproducible`).
+    pub reproducible: bool,
     pub stats: bool,
     pub host: Option<String>,
     pub fault: Option<Fault>,
@@ -89,6 +93,20 @@ fn env_file(var: &str, otherwise: &str) -> Option<File> {
     }
 }
 
+/// An on/off variable: 1/yes/true/on or 0/no/false/off (or empty); anything
+/// else warns and counts as off.
+fn env_switch(var: &str) -> bool {
+    let v = env(var).unwrap_or_default();
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "yes" | "true" | "on" => true,
+        "" | "0" | "no" | "false" | "off" => false,
+        _ => {
+            log::warn!("{var}={v}: expected 1 or 0 (yes/no, true/false, on/off); off");
+            false
+        }
+    }
+}
+
 pub const TUNING_FALLBACK: &str = "using the default table";
 pub const TOPOLOGY_FALLBACK: &str = "using the automatic ring (ranks grouped by host)";
 
@@ -110,6 +128,7 @@ impl Local {
             forced,
             segment_bytes: env_size("FASTRED_SEGMENT", "using the model's segments"),
             piece_bytes: env_size("FASTRED_PIECE", "using the default"),
+            reproducible: env_switch("FASTRED_REPRODUCIBLE"),
             stats: env("FASTRED_STATS").is_some_and(|v| !v.is_empty() && v != "0"),
             host: env("FASTRED_HOST"),
             fault,
@@ -159,6 +178,23 @@ impl Forced {
 /// the C API (`fastred_force`) by programs that switch algorithms between
 /// calls (the benchmark). Encoded as 1 + the four `Forced::encode` bytes, 0 = none.
 static OVERRIDE: AtomicU64 = AtomicU64::new(0);
+
+/// A process-wide override of the agreed `FASTRED_REPRODUCIBLE`, set through
+/// the C API (`fastred_reproducible`): 0 none, 1 off, 2 on.
+static REPRODUCIBLE_OVERRIDE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Replace (`Some`) or clear (`None`) the reproducible-mode override.
+pub fn set_reproducible_override(on: Option<bool>) {
+    REPRODUCIBLE_OVERRIDE.store(on.map_or(0, |on| 1 + u8::from(on)), Ordering::Relaxed);
+}
+
+/// The override if one is set, else `agreed`.
+pub fn effective_reproducible(agreed: bool) -> bool {
+    match REPRODUCIBLE_OVERRIDE.load(Ordering::Relaxed) {
+        0 => agreed,
+        v => v == 2,
+    }
+}
 
 /// Replace (`Some`) or clear (`None`) the override.
 pub fn set_override(forced: Option<Forced>) {
@@ -259,7 +295,7 @@ mod tests {
         assert_eq!(f.0, [Some(Tree), Some(Tree), None, None]);
         let (f, w) = parse_forced("recursive_doubling,rabenseifner");
         assert!(w.is_empty());
-        assert_eq!(f.0, [Some(Rabenseifner), Some(Rabenseifner), None, None]);
+        assert_eq!(f.0, [Some(Rabenseifner); 4]);
         let (f, _) = parse_forced("native");
         assert_eq!(f.0, [Some(Native); 4]);
     }

@@ -11,7 +11,9 @@ use std::fmt;
 impl Algorithm {
     /// Whether this algorithm can run a call of this shape.
     pub fn can_run(self, shape: &Shape) -> bool {
-        self.implements(shape.coll) && (shape.commutative || self.preserves_rank_order())
+        self.implements(shape.coll)
+            && (shape.commutative || self.preserves_rank_order())
+            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll))
     }
 }
 
@@ -35,6 +37,18 @@ pub struct Shape {
     pub hosts: Hosts,
     /// A predefined op on a floating-point type.
     pub floating: bool,
+    /// `FASTRED_REPRODUCIBLE` is on (for this call: see [`Shape::order_is_fixed`]).
+    pub reproducible: bool,
+}
+
+impl Shape {
+    /// The call must be computed in the canonical order of
+    /// [`crate::reproducible`]: reproducible mode, a predefined op on a
+    /// floating-point type (integer ops give the same result in any order), and
+    /// more than two processes (x0 ⊕ x1 is the only order of two).
+    pub fn order_is_fixed(&self) -> bool {
+        self.reproducible && self.floating && self.procs > 2
+    }
 }
 
 /// How a communicator's ranks sit on hosts (computed, collectively, only
@@ -96,13 +110,15 @@ enum Condition {
     OneHost,
     SharedHosts,
     Floating,
+    /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
+    Reproducible,
     /// The running MPI library (this build's: `openmpi` or `mpich`).
     OpenMpi,
     Mpich,
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 14] = [
+    const NAMES: [(&'static str, Condition); 15] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -115,6 +131,7 @@ impl Condition {
         ("onehost", Condition::OneHost),
         ("sharedhosts", Condition::SharedHosts),
         ("float", Condition::Floating),
+        ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
         ("mpich", Condition::Mpich),
     ];
@@ -133,6 +150,7 @@ impl Condition {
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts == Hosts::Shared,
             Condition::Floating => s.floating,
+            Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
             Condition::Mpich => cfg!(fastred_mpi = "mpich"),
         }
@@ -252,6 +270,8 @@ pub enum Reason<'t> {
     Forced,
     Rule { source: &'t str, line: usize, text: &'t str },
     NoRule { source: &'t str },
+    /// No rule applied and the library's order is not the canonical one.
+    Model,
 }
 
 impl fmt::Display for Reason<'_> {
@@ -260,6 +280,7 @@ impl fmt::Display for Reason<'_> {
             Reason::Forced => f.write_str("forced by FASTRED_ALGO"),
             Reason::Rule { source, line, text } => write!(f, "{source} line {line}: {text}"),
             Reason::NoRule { source } => write!(f, "no rule of the {source} applies"),
+            Reason::Model => f.write_str("no rule applies; the cost model's fastest algorithm of FASTRED_REPRODUCIBLE's canonical order"),
         }
     }
 }
@@ -274,11 +295,13 @@ pub struct Choice<'t> {
 }
 
 /// Choose an algorithm for `shape`: the forced one if it can run the call,
-/// else the table's first applicable rule, else the MPI library.
+/// else the table's first applicable rule, else the MPI library (or, where
+/// the order is fixed and the library cannot be used, the eligible algorithm
+/// the cost model estimates fastest).
 pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) -> Choice<'t> {
     let mut override_ignored = false;
     if let Some(a) = forced {
-        if a == Algorithm::Native || a.can_run(shape) {
+        if a.can_run(shape) || (a == Algorithm::Native && !shape.order_is_fixed()) {
             return Choice { algorithm: a, reason: Reason::Forced, override_ignored };
         }
         override_ignored = true;
@@ -289,8 +312,18 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
             reason: Reason::Rule { source: &table.source, line: rule.line, text: &rule.text },
             override_ignored,
         },
+        None if shape.order_is_fixed() => Choice { algorithm: fastest_canonical(shape), reason: Reason::Model, override_ignored },
         None => Choice { algorithm: Algorithm::Native, reason: Reason::NoRule { source: &table.source }, override_ignored },
     }
+}
+
+/// The algorithm computing the canonical order that the default cost model
+/// estimates fastest for `shape` (halving & doubling computes it for all
+/// four collectives, so there is always one).
+fn fastest_canonical(shape: &Shape) -> Algorithm {
+    let model = crate::model::CostModel::default();
+    let cost = |a: &Algorithm| a.estimate(shape.coll, shape.bytes, shape.procs, &model).unwrap_or(f64::INFINITY);
+    Algorithm::ALL.into_iter().filter(|a| a.can_run(shape)).min_by(|a, b| cost(a).total_cmp(&cost(b))).unwrap_or(Algorithm::Rabenseifner)
 }
 
 #[cfg(test)]
@@ -300,7 +333,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true, reproducible: false }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -415,7 +448,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true, reproducible: false };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

@@ -67,7 +67,7 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules; do
+for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible; do
     $CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
@@ -104,6 +104,35 @@ for np in 1 2 3 4 5 6 7 8 9; do
 done
 check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own
 check "collectives-without-fastred-np3" 300 "collectives: OK" 3 "$out/collectives" none quick
+
+echo "== [$flavour] FASTRED_REPRODUCIBLE: the canonical order's bits (tests/mpi/reproducible.c)"
+# Every eligible algorithm and the default, all four collectives, float/double/
+# long double/complex SUM and PROD, counts 0..30001, every root, MPI_IN_PLACE:
+# results equal a serial evaluation of the canonical order bit for bit.
+if [ "$flavour" = openmpi ]; then repro_runs="1:full 2:full 3:full 4:full 5:full 6:full 7:full 8:full 9:full 12:quick"; else repro_runs="1:quick 2:quick 3:full 4:quick 6:quick"; fi
+for run in $repro_runs; do
+    np=${run%%:*} m=${run##*:}
+    check "reproducible-np$np" 900 "reproducible: [0-9]+ cases AND reproducible: OK" "$np" $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" $m
+done
+# The same bits from both libraries: the digests of identical runs must match
+# the other MPI's (compared when its tests ran first in this tree, as in CI).
+for np in 3 5; do
+    check "reproducible-digest-np$np" 900 "reproducible: OK" "$np" $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick
+    theirs="$root/build/tests/$other/logs/reproducible-digest-np$np.log"
+    if [ -f "$theirs" ]; then
+        a=$(grep -o 'digest [0-9a-f]*' "$logs/reproducible-digest-np$np.log") b=$(grep -o 'digest [0-9a-f]*' "$theirs")
+        echo "$flavour: ${a:-none}; $other: ${b:-none}" >"$logs/reproducible-same-bits-np$np.log"
+        [ -n "$a" ] && [ "$a" = "$b" ] && note_result "reproducible-same-bits-as-$other-np$np" 1 || note_result "reproducible-same-bits-as-$other-np$np" 0
+    else
+        echo "  skip  reproducible-same-bits-as-$other-np$np ($other's tests have not run in this tree)"
+    fi
+done
+check "reproducible-logged-np5" 600 "reproducible: OK AND allreduce of 240008 B on 5 processes in reproducible mode \\(canonical order\\): rabenseifner \\(default table" 5 \
+    $P FASTRED_REPRODUCIBLE=1 FASTRED_LOG=debug "$out/reproducible" quick
+check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
+    $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick
+run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FASTRED_REPRODUCIBLE differs from rank 0's" \
+    "${MPIRUN[@]}" -np 1 $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick : -np 2 $P FASTRED_REPRODUCIBLE=0 "$out/reproducible" quick
 
 echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
 # MPICH busy-polls when oversubscribed: there each forced run skips the

@@ -1,13 +1,18 @@
 //! Binary (binomial) tree reduce and allreduce, Rabenseifner 2004 §3.3 and
 //! Wikipedia, "Reduce (parallel pattern)", *Binomial tree algorithms*: in step k
-//! the processes whose relative rank has bit k set send their partial result to
-//! the partner with that bit cleared and drop out. ⌈lg p⌉ steps of full
-//! vectors: T = ⌈lg p⌉(α_uni + nβ_uni + nγ), the choice for short vectors.
+//! the processes whose (relative) number has bit k set send their partial
+//! result to the partner with that bit cleared and drop out. ⌈lg p⌉ steps of
+//! full vectors: T = ⌈lg p⌉(α_uni + nβ_uni + nγ), the choice for short vectors.
 //! Allreduce adds a binomial-tree broadcast: ⌈lg p⌉(2α_uni + 2nβ_uni + nγ).
 //!
-//! Combining is rank-ordered (left operand = lower ranks) when the tree is
-//! rooted at rank 0, so [`reduce_in_rank_order`] and [`allreduce`] serve
-//! non-commutative ops.
+//! The tree is the canonical order of [`crate::reproducible`]: for p not a
+//! power of two the first 2r ranks first fold in pairs (r = p − 2^⌊lg p⌋;
+//! this is the tree's first step, so still ⌈lg p⌉ steps), then the p' = 2^⌊lg p⌋
+//! survivors run the binomial tree numbered by XOR with the root's survivor
+//! (not by rank − root): every step then combines two aligned, adjacent
+//! ranges of ranks, lower on the left. So the reduce keeps rank order for
+//! every root (non-commutative ops need no detour through rank 0) and gives
+//! the same bits as every other algorithm of `FASTRED_REPRODUCIBLE`.
 
 use super::{absolute_rank, relative_rank, Transport};
 use crate::error::MpiResult;
@@ -16,38 +21,44 @@ use super::registry::{not_implemented, Job};
 use crate::model::{CostModel, Terms};
 use crate::collective::Collective;
 
-/// Reduce `buf` of all processes into `buf` at `root` (tree rooted at `root`:
-/// rank order only relative to the root, so for commutative ops).
+/// Reduce `buf` of all processes into `buf` at `root`, in the canonical order.
 pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
-    let p = t.size();
-    let me = relative_rank(t.rank(), root, p);
+    let (p, rank) = (t.size(), t.rank());
+    if p <= 1 {
+        return Ok(());
+    }
+    let removed = p - (1 << p.ilog2());
+    let slot_of = |r: usize| if r < 2 * removed { r / 2 } else { r - removed };
+    // Slot q's process: the pair's root if the root is in it, else its even rank.
+    let process_of = |q: usize| match q {
+        _ if q >= removed => q + removed,
+        _ if slot_of(root) == q && root < 2 * removed => root,
+        _ => 2 * q,
+    };
+    let me = slot_of(rank);
     let mut incoming = super::Scratch::empty();
+    if rank < 2 * removed {
+        let partner = rank ^ 1;
+        if process_of(me) != rank {
+            return t.send(partner, buf);
+        }
+        incoming.resize(buf.len())?;
+        t.recv(partner, &mut incoming)?;
+        op.reduce(&incoming, buf, partner < rank)?;
+    }
+    let relative = me ^ slot_of(root);
     let mut distance = 1;
-    while distance < p {
-        if me & distance != 0 {
-            return t.send(absolute_rank(me - distance, root, p), buf);
+    while distance < p - removed {
+        let partner = me ^ distance;
+        if relative & distance != 0 {
+            return t.send(process_of(partner), buf);
         }
-        let child = me + distance;
-        if child < p {
-            incoming.resize(buf.len())?;
-            t.recv(absolute_rank(child, root, p), &mut incoming)?;
-            op.reduce(&incoming, buf, false)?;
-        }
+        incoming.resize(buf.len())?;
+        t.recv(process_of(partner), &mut incoming)?;
+        op.reduce(&incoming, buf, partner < me)?;
         distance <<= 1;
     }
     Ok(())
-}
-
-/// Reduce in rank order for any associative op: tree rooted at rank 0, then
-/// one more message to `root` if it is not rank 0.
-pub fn reduce_in_rank_order(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
-    reduce(t, op, buf, 0)?;
-    match t.rank() {
-        _ if root == 0 => Ok(()),
-        0 => t.send(root, buf),
-        r if r == root => t.recv(0, buf),
-        _ => Ok(()),
-    }
 }
 
 /// Binomial-tree broadcast of `buf` from `root` (the reverse of [`reduce`]).
@@ -72,18 +83,17 @@ pub fn broadcast(t: &(impl Transport + ?Sized), buf: &mut [u8], root: usize) -> 
     Ok(())
 }
 
-/// Allreduce: rank-ordered reduce to rank 0, then broadcast (§3.3).
+/// Allreduce: reduce to rank 0, then broadcast (§3.3).
 pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
     reduce(t, op, buf, 0)?;
     broadcast(t, buf, 0)
 }
 
-/// Registry entry: reduce (rank-ordered for non-commutative ops), allreduce.
+/// Registry entry: reduce, allreduce (both rank-ordered).
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     match job.coll {
         Collective::Allreduce => allreduce(t, op, buf),
-        Collective::Reduce if job.commutative => reduce(t, op, buf, job.root),
-        Collective::Reduce => reduce_in_rank_order(t, op, buf, job.root),
+        Collective::Reduce => reduce(t, op, buf, job.root),
         other => not_implemented("tree", other),
     }
 }

@@ -1,7 +1,11 @@
 //! Recursive halving and doubling ("Rabenseifner's algorithm"), Rabenseifner
 //! 2004 §3.5: a reduce-scatter by recursive vector halving and distance
 //! doubling, then an allgather by vector doubling and distance halving
-//! (allreduce) or a binary-tree gather to the root (reduce).
+//! (allreduce) or a binary-tree gather to the root (reduce). The reduce-scatter
+//! phase alone serves `MPI_Reduce_scatter(_block)`: halving at block
+//! boundaries (footnote 1), then one exchange that moves each block from the
+//! bit-reversed position where the halving leaves it to its owner. All three
+//! compute the canonical order of [`crate::reproducible`].
 //!
 //! For p not a power of two, a first step removes r = p − p' processes
 //! (p' = 2^⌊lg p⌋): among the first 2r, each even rank sends the second half of
@@ -11,8 +15,8 @@
 //! after the first reduction (no extra cost). Cost, power-of-two p:
 //! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
 
-use super::halving_groups::{self, Group, Segments};
-use super::Transport;
+use super::halving_groups::{self, final_segment, Group, Segments, Slots};
+use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
@@ -91,18 +95,50 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     halving_groups::gather(t, buf, seg, esz, &group, target, root)
 }
 
-/// Registry entry: allreduce, reduce.
+/// Reduce-scatter: on return block `rank` of `buf` holds the reduction of
+/// block `rank` of all inputs (the rest of `buf` is scratch). The removal step,
+/// the halving over the survivors' slots (so survivor q ends with the blocks
+/// of slot bitrev(q)), then survivors q and bitrev(q) swap their blocks and
+/// hand the removed processes theirs.
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
+    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    if p == 1 {
+        return Ok(());
+    }
+    let survivors = remove_extra(t, op, buf, None)?;
+    let slots = Slots::new(blocks, p);
+    let e = slots.pof2.trailing_zeros();
+    let holder = survivors.members[final_segment(slots.slot_of(rank), e)];
+    let Some(me) = survivors.me else {
+        return t.recv(holder, &mut buf[blocks.bytes(rank, esz)]);
+    };
+    halving_groups::reduce_scatter(t, op, buf, slots, &Group { members: &survivors.members, me })?;
+    let held = final_segment(me, e);
+    // The survivor of slot `held` holds this process's block (bit reversal is its own inverse).
+    let swap_with = survivors.members[held];
+    if swap_with != rank {
+        let (out, into) = super::split_read_write(buf, blocks.bytes(swap_with, esz), blocks.bytes(rank, esz));
+        t.sendrecv(swap_with, out, swap_with, into)?;
+    }
+    for owner in (slots.first_block(held)..slots.first_block(held + 1)).filter(|&b| b != swap_with) {
+        t.send(owner, &buf[blocks.bytes(owner, esz)])?;
+    }
+    Ok(())
+}
+
+/// Registry entry: allreduce, reduce, the reduce-scatters.
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     match job.coll {
         Collective::Allreduce => allreduce(t, op, buf),
         Collective::Reduce => reduce(t, op, buf, job.root),
-        other => not_implemented("rabenseifner", other),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => reduce_scatter(t, op, buf, job.blocks),
     }
 }
 
-/// Registry entry with a separate input: allreduce. For a power of two the
-/// first halving step reads the input where it is; otherwise the removal step
-/// works in `output`, so the input is copied there first.
+/// Registry entry with a separate input: allreduce, the reduce-scatters. For
+/// an allreduce on a power of two the first halving step reads the input where
+/// it is; otherwise the removal step works in `output`, so the input is copied
+/// there first. The reduce-scatters work on a copy of the whole input.
 pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut [u8], job: &Job) -> MpiResult {
     let p = t.size();
     match job.coll {
@@ -116,14 +152,31 @@ pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut 
             super::copy(t, output, input);
             allreduce(t, op, output)
         }
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            let mut work = super::scratch(input.len())?;
+            super::copy(t, &mut work, input);
+            reduce_scatter(t, op, &mut work, job.blocks)?;
+            super::copy(t, output, &work[job.blocks.bytes(t.rank(), op.elem_size())]);
+            Ok(())
+        }
         other => not_implemented("rabenseifner (separate input)", other),
     }
 }
 
-/// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step.
-pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
+/// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step;
+/// the reduce-scatters: the halving over p', the removal step's exchange and
+/// reduction of n/2 and its n/2 to the survivor, and the final exchange of
+/// n/p' (twice that from a survivor with a removed partner).
+pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);
-    estimate_over_pof2(&x) + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g))
+    match coll {
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            let halving = x.pof2.log2() * x.a + (1.0 - 1.0 / x.pof2) * x.n * (x.b + x.g);
+            let exchange = x.a + (1.0 + x.extra) * x.n / x.pof2 * x.b;
+            halving + exchange + x.extra * (2.0 * x.a + x.n * (x.b + x.g / 2.0))
+        }
+        _ => estimate_over_pof2(&x) + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g)),
+    }
 }
 
 /// Halving & doubling among p' processes: 2 lg p' α + 2(1 − 1/p')nβ + (1 − 1/p')nγ.

@@ -20,10 +20,65 @@ use crate::error::MpiResult;
 use crate::op::Reducer;
 use std::ops::Range;
 
+/// A nested segmentation of a vector: 2^level segments at each level,
+/// segment j of level k being the union of segments 2j and 2j+1 of level k+1.
+pub trait Segmentation {
+    /// Bytes of segment `j` at `level` for elements of `elem` bytes.
+    fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize>;
+}
+
 /// The level-`level` segmentation of a vector of `n` elements.
 #[derive(Clone, Copy, Debug)]
 pub struct Segments {
     pub n: usize,
+}
+
+impl Segmentation for Segments {
+    fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize> {
+        Segments::bytes(self, level, j, elem)
+    }
+}
+
+/// The p' = 2^e slots of a group that works for p processes (the first r =
+/// p − p' slots for the pairs 2q, 2q+1; slot q ≥ r for process q + r), over a
+/// vector cut into the p processes' `blocks`: level-k segment j is the blocks
+/// of slots j·p'/2^k .. (j+1)·p'/2^k, so after a reduce-scatter over the
+/// group each member holds whole blocks (Rabenseifner 2004 §3.5 footnote 1).
+#[derive(Clone, Copy, Debug)]
+pub struct Slots<'a> {
+    pub blocks: &'a super::Blocks,
+    pub removed: usize,
+    pub pof2: usize,
+}
+
+impl Slots<'_> {
+    /// For `p` processes, over `blocks` (one per process).
+    pub fn new(blocks: &super::Blocks, p: usize) -> Slots<'_> {
+        let pof2 = if p == 0 { 1 } else { 1 << p.ilog2() };
+        Slots { blocks, removed: p - pof2.min(p), pof2 }
+    }
+
+    /// The first process (and block) of slot `slot` (`pof2`: one past the last).
+    pub fn first_block(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot } else { slot + self.removed }
+    }
+
+    /// The slot of process `rank`.
+    pub fn slot_of(&self, rank: usize) -> usize {
+        if rank < 2 * self.removed { rank / 2 } else { rank - self.removed }
+    }
+
+    /// Bytes of the blocks of slots `lo..hi`.
+    pub fn bytes_of_slots(&self, lo: usize, hi: usize, elem: usize) -> Range<usize> {
+        self.blocks.bytes_of_range(self.first_block(lo), self.first_block(hi), elem)
+    }
+}
+
+impl Segmentation for Slots<'_> {
+    fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize> {
+        let width = self.pof2 >> level;
+        self.bytes_of_slots(j * width, (j + 1) * width, elem)
+    }
 }
 
 impl Segments {
@@ -64,7 +119,7 @@ impl Group<'_> {
 /// this process's whole vector, on return its level-e segment
 /// `final_segment(me, e)` holds the group's reduction of that segment (the rest
 /// of `buf` is scratch). Partners combine lower group rank ∘ higher group rank.
-pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], seg: impl Segmentation, group: &Group) -> MpiResult {
     halve(t, op, None, buf, seg, group)
 }
 
@@ -77,7 +132,7 @@ pub fn reduce_scatter_from(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?
     halve(t, op, Some(input), buf, seg, group)
 }
 
-fn halve(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: Option<&[u8]>, buf: &mut [u8], seg: Segments, group: &Group) -> MpiResult {
+fn halve(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: Option<&[u8]>, buf: &mut [u8], seg: impl Segmentation, group: &Group) -> MpiResult {
     let e = group.level();
     let esz = op.elem_size();
     let mut window = 0; // level-k segment index of the current window

@@ -12,31 +12,15 @@
 use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
-use std::ops::Range;
+use super::halving_groups::Slots;
 use super::registry::{not_implemented, Job};
 use crate::model::{CostModel, Terms};
 use crate::collective::Collective;
 
-/// The slots of the p' survivors: slot i covers the blocks of the processes it
-/// works for (2i and 2i+1 for i < r, else i + r), consecutive in rank order.
-struct Slots {
-    removed: usize,
-    pof2: usize,
-}
-
-impl Slots {
-    fn first_block(&self, slot: usize) -> usize {
-        if slot < self.removed { 2 * slot } else { slot + self.removed }
-    }
-
-    fn process(&self, slot: usize) -> usize {
-        if slot < self.removed { 2 * slot + 1 } else { slot + self.removed }
-    }
-
-    /// Bytes of the blocks of slots `lo..hi`.
-    fn bytes(&self, blocks: &Blocks, lo: usize, hi: usize, elem: usize) -> Range<usize> {
-        blocks.bytes_of_range(self.first_block(lo), self.first_block(hi), elem)
-    }
+/// The process that works for slot `slot` (the odd rank of a pair: see
+/// [`Slots`] for the slots).
+fn process(slots: &Slots, slot: usize) -> usize {
+    if slot < slots.removed { 2 * slot + 1 } else { slot + slots.removed }
 }
 
 /// On return block `rank` of `buf` holds the reduction of block `rank` of all
@@ -46,8 +30,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     if p == 1 {
         return Ok(());
     }
-    let pof2 = 1 << p.ilog2();
-    let slots = Slots { removed: p - pof2, pof2 };
+    let slots = Slots::new(blocks, p);
     let me = if rank < 2 * slots.removed {
         if rank % 2 == 0 {
             t.send(rank + 1, buf)?;
@@ -68,10 +51,10 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         let partner = me ^ distance;
         let mid = lo + (hi - lo) / 2;
         let (keep, give) = if me < mid { ((lo, mid), (mid, hi)) } else { ((mid, hi), (lo, mid)) };
-        let keep_bytes = slots.bytes(blocks, keep.0, keep.1, esz);
+        let keep_bytes = slots.bytes_of_slots(keep.0, keep.1, esz);
         incoming.resize(keep_bytes.len())?;
-        let peer = slots.process(partner);
-        t.sendrecv(peer, &buf[slots.bytes(blocks, give.0, give.1, esz)], peer, &mut incoming)?;
+        let peer = process(&slots, partner);
+        t.sendrecv(peer, &buf[slots.bytes_of_slots(give.0, give.1, esz)], peer, &mut incoming)?;
         op.reduce(&incoming, &mut buf[keep_bytes], partner < me)?;
         (lo, hi) = keep;
         distance /= 2;

@@ -80,6 +80,10 @@ pub struct Descriptor {
     pub collectives: &'static [Collective],
     /// Combines strictly in rank order, so it can run non-commutative ops.
     pub rank_ordered: bool,
+    /// The collectives for which it computes the canonical order of
+    /// [`crate::reproducible`] for every element, whatever the count (the
+    /// algorithms `FASTRED_REPRODUCIBLE` may use).
+    pub canonical: &'static [Collective],
     /// Runs on the logical ring, which is computed (collectively) before the run.
     pub uses_ring: bool,
     /// Needs every rank's host, which is exchanged (collectively) before the run.
@@ -96,83 +100,84 @@ use Collective::{Allreduce, Reduce, ReduceScatter, ReduceScatterBlock};
 const ALL_FOUR: &[Collective] = &[Allreduce, Reduce, ReduceScatter, ReduceScatterBlock];
 const ALLREDUCE_REDUCE: &[Collective] = &[Allreduce, Reduce];
 const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
+const NONE: &[Collective] = &[];
 
 /// Every algorithm, in C API order.
 pub static REGISTRY: [Descriptor; 15] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
-        collectives: ALL_FOUR, rank_ordered: true, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
+        collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: true, uses_ring: false, uses_hosts: false,
+        collectives: ALLREDUCE_REDUCE, rank_ordered: true, canonical: ALLREDUCE_REDUCE, uses_ring: false, uses_hosts: false,
         estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
-        collectives: &[Allreduce], rank_ordered: true, uses_ring: false, uses_hosts: false,
+        collectives: &[Allreduce], rank_ordered: true, canonical: &[Allreduce], uses_ring: false, uses_hosts: false,
         estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None,
     },
     Descriptor {
-        algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5 (reduce-scatters: its first phase, footnote 1)",
+        collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false,
         estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from),
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from),
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving),
     },
     Descriptor {
         algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two),
     },
     Descriptor {
         algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear),
     },
     Descriptor {
         algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt),
     },
     Descriptor {
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
-        collectives: REDUCE_SCATTERS, rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: REDUCE_SCATTERS, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: true, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: true, uses_hosts: false,
         estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from),
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
-        collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
-        collectives: &[Reduce], rank_ordered: false, uses_ring: false, uses_hosts: false,
+        collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
         estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None,
     },
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
-        collectives: ALL_FOUR, rank_ordered: false, uses_ring: false, uses_hosts: true,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true,
         estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
     },
 ];
@@ -219,6 +224,12 @@ impl Algorithm {
     /// Whether fastred implements `coll` with this algorithm.
     pub fn implements(self, coll: Collective) -> bool {
         self.descriptor().collectives.contains(&coll)
+    }
+
+    /// Whether the algorithm computes the canonical order of
+    /// [`crate::reproducible`] for `coll`.
+    pub fn computes_canonical_order(self, coll: Collective) -> bool {
+        self.descriptor().canonical.contains(&coll)
     }
 
     /// Whether the algorithm combines strictly in rank order (so it can run

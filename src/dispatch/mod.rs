@@ -281,11 +281,12 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
 
     let own_block_bytes = if blocks.len() == p { blocks.count(rank) * esz } else { total_bytes };
     let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
-    let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, forced: config::override_word() };
+    let reproducible = config::effective_reproducible(state.reproducible);
+    let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
         None => {
-            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating };
+            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating, reproducible };
             let algorithm = decide(state, shape)?;
             state.cache_decision(call.coll, &key, algorithm);
             algorithm
@@ -312,22 +313,23 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
         shape.hosts = select::Hosts::of(shape.procs, placement.host_count());
     }
     let choice = select::choose(&shape, forced, &state.table);
-    if choice.override_ignored && state.first_time(format!("override {:?} {:?}", shape.coll, forced)) {
-        log::warn!(
-            "FASTRED_ALGO={} cannot run this {} call (it needs a commutative op); using {} instead",
-            forced.map_or("", |a| a.name()),
-            shape.coll.name(),
-            choice.algorithm
-        );
+    if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {
+        let why = if shape.order_is_fixed() {
+            "it does not compute the canonical order FASTRED_REPRODUCIBLE asks for"
+        } else {
+            "it needs a commutative op"
+        };
+        log::warn!("FASTRED_ALGO={} cannot run this {} call ({why}); using {} instead", forced.map_or("", |a| a.name()), shape.coll.name(), choice.algorithm);
     }
     let bytes = shape.bytes;
     if log::log_enabled!(log::Level::Debug)
-        && state.first_time(format!("{:?} {:?} {}", shape.coll, choice.algorithm, usize::BITS - bytes.leading_zeros()))
+        && state.first_time(format!("{:?} {:?} {} {}", shape.coll, choice.algorithm, usize::BITS - bytes.leading_zeros(), shape.order_is_fixed()))
     {
         log::debug!(
-            "{} of {bytes} B on {} processes: {} ({})",
+            "{} of {bytes} B on {} processes{}: {} ({})",
             shape.coll.name(),
             shape.procs,
+            if shape.order_is_fixed() { " in reproducible mode (canonical order)" } else { "" },
             if choice.algorithm == Algorithm::Native { "native MPI" } else { choice.algorithm.name() },
             choice.reason
         );

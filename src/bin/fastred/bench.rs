@@ -269,6 +269,7 @@ mod tests {
             topology: false,
             hosts: fastred::select::Hosts::OnePerHost,
             floating: true,
+            reproducible: false,
         };
         assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
         // The measured native rule takes floating-point calls only; integer ones fall through.

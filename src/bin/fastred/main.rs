@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -36,7 +36,7 @@ usage:
   fastred algorithms
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
-                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES]
+                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES] [--reproducible]
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
@@ -242,8 +242,13 @@ fn info() -> i32 {
     for c in Collective::ALL {
         println!("  {:21} {}", c.name(), Algorithm::names_for(c).join(", "));
     }
-    println!("\nenvironment: FASTRED_ALGO, FASTRED_TUNING, FASTRED_TOPOLOGY, FASTRED_SEGMENT, FASTRED_PIECE, FASTRED_LOG, FASTRED_STATS");
-    for v in ["FASTRED_ALGO", "FASTRED_TUNING", "FASTRED_TOPOLOGY", "FASTRED_SEGMENT", "FASTRED_PIECE"] {
+    println!("\nalgorithms computing the canonical order (FASTRED_REPRODUCIBLE=1, p > 2):");
+    for c in Collective::ALL {
+        let names: Vec<&str> = Algorithm::ALL.iter().filter(|a| a.computes_canonical_order(c)).map(|a| a.name()).collect();
+        println!("  {:21} {}", c.name(), names.join(", "));
+    }
+    println!("\nenvironment: FASTRED_ALGO, FASTRED_TUNING, FASTRED_TOPOLOGY, FASTRED_SEGMENT, FASTRED_PIECE, FASTRED_REPRODUCIBLE, FASTRED_LOG, FASTRED_STATS");
+    for v in ["FASTRED_ALGO", "FASTRED_TUNING", "FASTRED_TOPOLOGY", "FASTRED_SEGMENT", "FASTRED_PIECE", "FASTRED_REPRODUCIBLE"] {
         if let Ok(x) = std::env::var(v) {
             println!("  {v}={x}");
         }
@@ -263,6 +268,7 @@ fn explain(args: Vec<String>) -> i32 {
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
     let mut floating = true;
+    let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| ["1", "yes", "true", "on"].contains(&v.trim().to_ascii_lowercase().as_str()));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| usage());
@@ -275,6 +281,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--noncommutative" => commutative = false,
             "--integer" => floating = false,
             "--topology" => topology = true,
+            "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
             _ => usage(),
         }
@@ -284,7 +291,7 @@ fn explain(args: Vec<String>) -> i32 {
         return 2;
     };
     let hosts = select::Hosts::of(procs, procs.div_ceil(ranks_per_host.max(1)));
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, floating: floating && builtin };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, floating: floating && builtin, reproducible };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     let choice = select::choose(&shape, forced, &table);
@@ -294,6 +301,17 @@ fn explain(args: Vec<String>) -> i32 {
         println!("  ranks per host: {ranks_per_host} ({hosts:?})");
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
+    for (mode, fixed) in [("default mode", false), ("FASTRED_REPRODUCIBLE=1", true)] {
+        let mode_shape = Shape { reproducible: fixed, ..shape };
+        let eligible: Vec<&str> = Algorithm::ALL.iter().filter(|a| a.can_run(&mode_shape)).map(|a| a.name()).collect();
+        let mark = if reproducible == fixed { "  ← this run" } else { "" };
+        println!("  eligible, {mode}: {}{mark}", eligible.join(", "));
+    }
+    if shape.floating {
+        println!("  canonical order (FASTRED_REPRODUCIBLE=1, ranks): {}", fastred::reproducible::formula(procs));
+    } else {
+        println!("  (not a floating-point op: its result does not depend on the order, both modes choose alike)");
+    }
     println!("  δ_expo,max({procs}) = {}; binary-blocks rule δ < lg(bytes)/2 − 2.5 = {:.2}: {}", delta_expo_max(procs),
         (bytes.max(1) as f64).log2() / 2.0 - 2.5, select::binary_blocks_rule(bytes, procs));
     let m = CostModel::default();

@@ -1,0 +1,233 @@
+//! `FASTRED_REPRODUCIBLE`: every algorithm the registry says computes the
+//! canonical order (`Descriptor::canonical`) does, bit for bit, for every
+//! element, on every collective it claims: process counts 1..=40 and a few
+//! large ones, counts 0, 1, p−1, p, p+1, odd and long, every root, even and
+//! irregular blocks, with a separate input where the algorithm reads one.
+//!
+//! Two checks per case: a *shape* reducer (commutative but not associative: a
+//! hash of the two operands) whose result names the whole evaluation tree, so
+//! any other parenthesisation gives other bits; and doubles spanning many
+//! magnitudes, compared with the serial canonical sum. The tests also show
+//! that the inputs tell orders apart (the other algorithms and a serial
+//! right-to-left sum give other bits), so passing is not luck.
+
+mod common;
+use common::{from_bytes, scattered_hosts, scrambled, to_bytes};
+
+use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
+use fastred::algo::{Blocks, Transport};
+use fastred::error::MpiResult;
+use fastred::model::CostModel;
+use fastred::op::{BuiltinReducer, Elem, OpKind, Reducer};
+use fastred::reproducible::reduce_serial;
+use fastred::select::{choose, Collective, Hosts, Shape, Table};
+use fastred::transport::inproc::InProcess;
+
+/// Combines two 8-byte values into a hash of the unordered pair: the result
+/// identifies the evaluation tree up to swapping operands (which IEEE `+` and
+/// `*` allow too).
+struct TreeShape;
+
+fn mix(a: u64, b: u64) -> u64 {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let mut x = lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.rotate_left(29) ^ 0xD6E8_FEB8_6659_FD93;
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ (x >> 27)
+}
+
+impl Reducer for TreeShape {
+    fn elem_size(&self) -> usize {
+        8
+    }
+    fn reduce(&self, src: &[u8], dst: &mut [u8], _src_is_left: bool) -> MpiResult {
+        for (s, d) in src.chunks_exact(8).zip(dst.chunks_exact_mut(8)) {
+            let v = mix(u64::from_le_bytes(s.try_into().unwrap()), u64::from_le_bytes(d.try_into().unwrap()));
+            d.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    }
+}
+
+fn shape_input(r: usize, n: usize) -> Vec<u8> {
+    to_bytes(&(0..n).map(|i| (r as u64 + 1) << 32 | i as u64).collect::<Vec<u64>>())
+}
+
+/// Doubles with full 52-bit mantissas over 40 binary orders of magnitude,
+/// both signs: most orders of summation round differently.
+fn float_input(r: usize, n: usize) -> Vec<u8> {
+    let v: Vec<f64> = (0..n)
+        .map(|i| {
+            let bits = mix(r as u64, i as u64 + 1 << 20);
+            let mantissa = 1.0 + (bits >> 12) as f64 / (1u64 << 52) as f64;
+            let exponent = (bits % 41) as i32 - 20;
+            let sign = if bits >> 63 == 1 { -1.0 } else { 1.0 };
+            sign * mantissa * 2f64.powi(exponent)
+        })
+        .collect();
+    to_bytes(&v)
+}
+
+fn process_counts() -> Vec<usize> {
+    (1..=40).chain([64, 100, 127, 128, 129]).collect()
+}
+
+fn element_counts(p: usize) -> Vec<usize> {
+    let mut v = vec![0, 1, p.saturating_sub(1), p, p + 1, 7, 333];
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn roots(p: usize) -> Vec<usize> {
+    if p <= 40 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
+}
+
+fn layouts(p: usize) -> Vec<Blocks> {
+    vec![
+        Blocks::even(3 * p + 1, p),
+        Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)),
+        Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)),
+        Blocks::even(0, p),
+    ]
+}
+
+/// The serial canonical reduction of every rank's `input(r, n)`.
+fn reference(op: &dyn Reducer, p: usize, n: usize, input: fn(usize, usize) -> Vec<u8>) -> Vec<u8> {
+    let inputs: Vec<Vec<u8>> = (0..p).map(|r| input(r, n)).collect();
+    let refs: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let mut out = vec![0u8; n * op.elem_size()];
+    reduce_serial(op, &refs, &mut out).unwrap();
+    out
+}
+
+/// What one rank ends with: the whole vector (allreduce; reduce at the root)
+/// or its block (reduce-scatter); `None` where the collective leaves nothing.
+#[allow(clippy::too_many_arguments)]
+fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, input: &[u8], blocks: &Blocks, root: usize, separate_input: bool) -> Option<Vec<u8>> {
+    let (ring, hosts, model) = (scrambled(t.size()), scattered_hosts(t.size()), CostModel::default());
+    let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: Some(24), model: &model };
+    let esz = op.elem_size();
+    let mine = blocks.bytes(t.rank().min(blocks.len().saturating_sub(1)), esz);
+    match (coll, d.run_from) {
+        (Collective::Allreduce | Collective::ReduceScatter | Collective::ReduceScatterBlock, Some(run_from)) if separate_input => {
+            let mut out = vec![0u8; if coll == Collective::Allreduce { input.len() } else { mine.len() }];
+            run_from(t, op, input, &mut out, &job).unwrap();
+            Some(out)
+        }
+        _ => {
+            let mut buf = input.to_vec();
+            (d.run.unwrap())(t, op, &mut buf, &job).unwrap();
+            match coll {
+                Collective::Allreduce => Some(buf),
+                Collective::Reduce => (t.rank() == root).then_some(buf),
+                _ => Some(buf[mine].to_vec()),
+            }
+        }
+    }
+}
+
+/// Every case of `coll` for `d` on `p` processes: (what, expected, got) per rank.
+fn check(d: &Descriptor, coll: Collective, p: usize, op: &(dyn Reducer + Sync), input: fn(usize, usize) -> Vec<u8>, what: &str) {
+    let esz = op.elem_size();
+    let cases: Vec<(Blocks, usize)> = match coll {
+        Collective::Allreduce => element_counts(p).into_iter().map(|n| (Blocks::even(n, p), 0)).collect(),
+        Collective::Reduce => element_counts(p).into_iter().flat_map(|n| roots(p).into_iter().map(move |root| (Blocks::even(n, p), root))).collect(),
+        _ => layouts(p).into_iter().map(|b| (b, 0)).collect(),
+    };
+    for (blocks, root) in &cases {
+        let n = blocks.total();
+        let want = reference(op, p, n, input);
+        for separate in [false, true] {
+            if separate && d.run_from.is_none() {
+                continue;
+            }
+            let got = InProcess::run(p, |t| run_case(d, t, op, coll, &input(t.rank(), n), blocks, *root, separate));
+            for (r, g) in got.iter().enumerate() {
+                let Some(g) = g else { continue };
+                let expected = if matches!(coll, Collective::ReduceScatter | Collective::ReduceScatterBlock) { &want[blocks.bytes(r, esz)] } else { &want[..] };
+                assert!(g == expected, "{} {}: {what}: p={p} n={n} root={root} blocks={blocks:?} separate input={separate}: rank {r} differs from the canonical order", d.name, coll.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn every_canonical_algorithm_computes_the_canonical_tree() {
+    let doubles = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
+    let mut checked = 0;
+    for d in REGISTRY.iter().filter(|d| !d.canonical.is_empty()) {
+        for &coll in d.canonical {
+            assert!(d.collectives.contains(&coll), "{} claims the canonical order for {} it does not run", d.name, coll.name());
+            for p in process_counts() {
+                check(d, coll, p, &TreeShape, shape_input, "tree shape");
+                check(d, coll, p, &doubles, float_input, "doubles");
+                checked += 1;
+            }
+        }
+    }
+    // tree: 2 collectives, recursive doubling: 1, halving & doubling: 4.
+    assert_eq!(checked, 7 * process_counts().len());
+}
+
+/// The shape check can fail: every algorithm not marked canonical computes
+/// another tree for some p ≤ 16, and the doubles give a right-to-left sum
+/// other bits than the canonical one.
+#[test]
+fn other_orders_are_told_apart() {
+    for d in REGISTRY.iter().filter(|d| d.run.is_some()) {
+        for &coll in d.collectives.iter().filter(|c| !d.canonical.contains(c)) {
+            let differs = (3..=16).any(|p| {
+                let n = p + 3;
+                let blocks = Blocks::even(n, p);
+                let want = reference(&TreeShape, p, n, shape_input);
+                let got = InProcess::run(p, |t| run_case(d, t, &TreeShape, coll, &shape_input(t.rank(), n), &blocks, 0, false));
+                got.iter().enumerate().any(|(r, g)| match (g, coll) {
+                    (None, _) => false,
+                    (Some(g), Collective::ReduceScatter | Collective::ReduceScatterBlock) => g[..] != want[blocks.bytes(r, 8)],
+                    (Some(g), _) => g != &want,
+                })
+            });
+            assert!(differs, "{} {}: computes the canonical tree for every p ≤ 16; mark it canonical", d.name, coll.name());
+        }
+    }
+    for p in 3..=40 {
+        let n = 64;
+        // x0 + (x1 + (… + x_p−1)): never the canonical tree for p ≥ 3.
+        let serial = (0..p).rev().map(|r| from_bytes::<f64>(&float_input(r, n))).reduce(|acc, x| x.iter().zip(&acc).map(|(x, a)| x + a).collect()).unwrap();
+        let canonical = from_bytes::<f64>(&reference(&BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap(), p, n, float_input));
+        assert!(serial.iter().zip(&canonical).any(|(a, b)| a.to_bits() != b.to_bits()), "p={p}: the doubles do not tell the orders apart");
+    }
+}
+
+fn shape(coll: Collective, bytes: usize, procs: usize, reproducible: bool) -> Shape {
+    Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true, reproducible }
+}
+
+/// The selector in reproducible mode: whatever the table, the size, the
+/// placement or the forced choice, it picks an algorithm that computes the
+/// canonical order (for p ≤ 2 any algorithm does); integer ops are unaffected.
+#[test]
+fn the_selector_only_picks_canonical_algorithms() {
+    let tables = [Table::default_table(), Table::parse(include_str!("../src/tuning/rabenseifner2004.table"), "§4").unwrap(), Table::parse("* * * - ring\n", "ring only").unwrap()];
+    for table in &tables {
+        for coll in Collective::ALL {
+            for p in [1, 2, 3, 5, 8, 12, 100, 1024] {
+                for bytes in [0, 8, 1000, 64 << 10, 1 << 20, 64 << 20] {
+                    for (topology, hosts) in [(false, Hosts::OnePerHost), (true, Hosts::Shared), (false, Hosts::OneHost)] {
+                        for forced in [None, Some(Algorithm::Ring), Some(Algorithm::Native), Some(Algorithm::Rabenseifner), Some(Algorithm::Tree)] {
+                            let s = Shape { topology, hosts, ..shape(coll, bytes, p, true) };
+                            let c = choose(&s, forced, table);
+                            assert!(p <= 2 || c.algorithm.computes_canonical_order(coll), "{}: {coll:?} {bytes} B p={p} forced {forced:?}: {:?}", table.source, c.algorithm);
+                            if let Some(f) = forced {
+                                assert_eq!(c.override_ignored, !(f.can_run(&s) || (f == Algorithm::Native && p <= 2)), "{f:?}");
+                            }
+                            let integer = Shape { floating: false, ..s };
+                            assert_eq!(choose(&integer, forced, table).algorithm, choose(&Shape { reproducible: false, ..integer }, forced, table).algorithm);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
