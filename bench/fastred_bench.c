@@ -9,7 +9,12 @@
  * scatter (p-1)/p, reduce 1 × algbw), and with --link-rate the % of the
  * bandwidth bound (busbw / link rate). Vectors of doubles, MPI_SUM.
  *
- * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,native,ring,...|all]
+ * Variant "reproducible" is fastred's default choice with FASTRED_REPRODUCIBLE
+ * on (fastred_reproducible(1)) for that variant only, so its cost is measured
+ * against "default" in the same run; run the whole sweep with
+ * FASTRED_REPRODUCIBLE=1 to have every variant in that mode.
+ *
+ * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,reproducible,native,ring,...|all]
  *                      [--time SECONDS] [--reps N] [--link-rate 50mbit] [--csv FILE]
  *                      [--factor F] [--latency] [--quiet]
  * --latency: for vectors up to 64 KiB, each timing is a batch of back-to-back
@@ -35,6 +40,7 @@ static const char *(*algorithm_name)(int);
 static int (*implements)(int, int);
 static int (*force)(const char *);
 static int (*last_algorithm)(int);
+static int (*reproducible)(int); /* fastred_reproducible, NULL in older builds */
 static int have_fastred; /* all four found */
 
 static int rank, procs;
@@ -83,8 +89,8 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 typedef struct {
-    char name[64];  /* "native", "default" or an algorithm */
-    int algo;       /* fastred index; -1 native (PMPI), -2 default */
+    char name[64];  /* "native", "default", "reproducible" or an algorithm */
+    int algo;       /* fastred index; -1 native (PMPI), -2 default, -3 default in reproducible mode */
 } variant;
 
 /* One call of collective c on `count` doubles, through fastred or PMPI. */
@@ -117,6 +123,7 @@ static double timed_call(int c, const variant *v, double *in, double *out, int c
     char spec[128];
     if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], v->name);
     if (have_fastred) force(v->algo >= 0 ? spec : NULL);
+    if (reproducible) reproducible(v->algo == -3 ? 1 : -1);
     PMPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (int i = 0; i < batch; i++) call(c, v->algo == -1, in, out, count, rcounts);
@@ -171,6 +178,7 @@ int main(int argc, char **argv) {
     algorithm_name = (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
     implements = (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements");
     force = (int (*)(const char *))dlsym(RTLD_DEFAULT, "fastred_force");
+    reproducible = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_reproducible");
     last_algorithm = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
     have_fastred = algorithm_name && implements && force && last_algorithm;
     if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
@@ -201,6 +209,7 @@ int main(int argc, char **argv) {
         int nv = 0;
         if (listed(algos, "native") || !strcmp(algos, "all") || !have_fastred) { strcpy(vs[nv].name, "native"); vs[nv++].algo = -1; }
         if (have_fastred && (listed(algos, "default") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "default"); vs[nv++].algo = -2; }
+        if (reproducible && (listed(algos, "reproducible") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "reproducible"); vs[nv++].algo = -3; }
         for (int a = 1; have_fastred && algorithm_name(a) && nv < 32; a++)
             if (implements(c, a) && (!strcmp(algos, "all") || listed(algos, algorithm_name(a)))) {
                 snprintf(vs[nv].name, sizeof vs[nv].name, "%s", algorithm_name(a));

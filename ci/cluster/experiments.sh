@@ -6,6 +6,7 @@
 # Cases: star-allreduce star-reduce star-reduce-scatter transport topology
 #        shared-hosts (4 hosts x 2 ranks, 2 x 4: issue 11) fast-links (4 hosts, 1 rank each, 400 Mbit/s)
 #        native-export (issue 15: the libraries' own algorithms, exported to their selectors)
+#        reproducible (issue 14: FASTRED_REPRODUCIBLE's cost against the unconstrained default)
 # Results: build/results/<case>-*.csv, plots in build/results/plots, and
 # build/results/summary.md (`fastred report`). Needs ci/build.sh openmpi.
 set -euo pipefail
@@ -109,6 +110,17 @@ for c in "${cases[@]}"; do
                 BENCH_MPI=$mpi BENCH_LAUNCH="$launch" MPIRUN_EXTRA="$use_file" bench native-export-$mpi-file-$run 100mbit -- \
                     "${sweep[@]}" --algos native,default
             done
+        done ;;
+    reproducible)
+        # Issue 14: fastred's default with FASTRED_REPRODUCIBLE on ("reproducible":
+        # only algorithms computing the canonical order) against the
+        # unconstrained default, alternating in the same run: p = 4 and 8 (powers
+        # of two), 3 and 6 (not), one rank per host, and 4 hosts x 2 ranks.
+        for shape in 4:1 3:1 6:1 8:1 4:2; do
+            hosts=${shape%%:*} k=${shape##*:}
+            $cluster up star "$hosts" --ranks-per-host "$k" --rate 50mbit
+            bench reproducible-${hosts}x$k 50mbit -- --colls allreduce,reduce,reduce_scatter_block --sizes 16:4M --factor 4 \
+                --algos native,default,reproducible
         done ;;
     fast-links)
         $cluster up star 4 --rate 400mbit

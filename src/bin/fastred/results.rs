@@ -58,11 +58,11 @@ pub fn read_all(files: &[PathBuf]) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-/// The fastest variant per (collective, procs, bytes); "default" is not a
-/// candidate (it is one of the others).
+/// The fastest variant per (collective, procs, bytes); "default" and
+/// "reproducible" are not candidates (each is one of the others).
 pub fn winners(records: &[Record]) -> BTreeMap<(String, usize, usize), (String, f64)> {
     let mut best: BTreeMap<(String, usize, usize), (String, f64)> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.variant != "default" && r.median.is_finite()) {
+    for r in records.iter().filter(|r| r.variant != "default" && r.variant != "reproducible" && r.median.is_finite()) {
         let e = best.entry((r.coll.clone(), r.procs, r.bytes)).or_insert((r.variant.clone(), r.median));
         if r.median < e.1 {
             *e = (r.variant.clone(), r.median);
