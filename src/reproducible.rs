@@ -24,44 +24,54 @@
 //! only the tree's shape matters. It is computed by the latency-optimal
 //! recursive doubling (allreduce) and the binomial tree (reduce, any root), and
 //! by the bandwidth-efficient halving & doubling (allreduce, reduce, and its
-//! reduce-scatter phase for the reduce-scatters): see each algorithm's
+//! reduce-scatter phase for the reduce-scatters) and pairwise exchange (all
+//! four; each process gathers every contribution to its block and combines
+//! them with [`combine_in_order`]): see each algorithm's
 //! [`Descriptor::canonical`](crate::algo::registry::Descriptor::canonical).
 //! For p ≤ 2 every algorithm computes it (x0 ⊕ x1).
 
 use crate::error::MpiResult;
 use crate::op::Reducer;
 
-/// The canonical reduction of `inputs` (one vector per rank, all of one
-/// length) into `out`, serially: the reference the tests compare against.
-pub fn reduce_serial(op: &dyn Reducer, inputs: &[&[u8]], out: &mut [u8]) -> MpiResult {
-    let p = inputs.len();
-    if p == 0 {
+/// Combine `p` contributions in the canonical order: `parts` holds p slots
+/// of `slot` bytes, slot i being rank i's contribution; on return slot 0 holds
+/// the result (the other slots are scratch). For algorithms that gather all
+/// contributions to a block in one place (the pairwise exchange), and the
+/// tests' serial reference.
+pub fn combine_in_order(op: &(impl Reducer + ?Sized), parts: &mut [u8], p: usize, slot: usize) -> MpiResult {
+    if p <= 1 {
         return Ok(());
     }
     let pof2 = 1 << p.ilog2();
     let removed = p - pof2;
-    let mut partials: Vec<Vec<u8>> = (0..pof2)
-        .map(|q| -> MpiResult<Vec<u8>> {
-            if q < removed {
-                let mut v = inputs[2 * q + 1].to_vec();
-                op.reduce(inputs[2 * q], &mut v, true)?;
-                Ok(v)
-            } else {
-                Ok(inputs[q + removed].to_vec())
-            }
-        })
-        .collect::<MpiResult<_>>()?;
-    while partials.len() > 1 {
-        partials = partials
-            .chunks(2)
-            .map(|pair| -> MpiResult<Vec<u8>> {
-                let mut right = pair[1].clone();
-                op.reduce(&pair[0], &mut right, true)?;
-                Ok(right)
-            })
-            .collect::<MpiResult<_>>()?;
+    // Leaf q lives in the slot of its first rank.
+    let leaf = |q: usize| if q < removed { 2 * q } else { q + removed };
+    let mut join = |left: usize, right: usize| -> MpiResult {
+        let (lo, hi) = parts.split_at_mut(right * slot);
+        op.reduce(&hi[..slot], &mut lo[left * slot..(left + 1) * slot], false)
+    };
+    for q in 0..removed {
+        join(2 * q, 2 * q + 1)?;
     }
-    out.copy_from_slice(&partials[0]);
+    let mut width = 1;
+    while width < pof2 {
+        for q in (0..pof2).step_by(2 * width) {
+            join(leaf(q), leaf(q + width))?;
+        }
+        width *= 2;
+    }
+    Ok(())
+}
+
+/// The canonical reduction of `inputs` (one vector per rank, all of one
+/// length) into `out`, serially: the reference the tests compare against.
+pub fn reduce_serial(op: &dyn Reducer, inputs: &[&[u8]], out: &mut [u8]) -> MpiResult {
+    if inputs.is_empty() {
+        return Ok(());
+    }
+    let mut parts = inputs.concat();
+    combine_in_order(op, &mut parts, inputs.len(), out.len())?;
+    out.copy_from_slice(&parts[..out.len()]);
     Ok(())
 }
 

@@ -158,33 +158,26 @@ fn halving_doubling_reduce_gathers_half_the_vector_to_the_root() {
 }
 
 #[test]
-fn halving_doubling_reduce_scatter_is_the_halving_plus_one_exchange() {
-    // Power of two: the halving sends (1 − 1/p)n per process (all but the
-    // block it keeps), then each block moves from the bit-reversed holder to
-    // its owner (n/p, none where the holder is the owner). Otherwise the
-    // halving cuts at slot boundaries (a pair's slot is two blocks), the
-    // removal step adds n/2 on both members of a pair and n/2 from the odd
-    // one, and survivors hand the removed processes their blocks.
+fn halving_doubling_reduce_scatter_sends_all_but_its_own_slot() {
+    // Power of two: each process sends (1 − 1/p)n, all but its own block, and
+    // ends with it (no final permutation). Otherwise the halving runs over
+    // slots (a pair's slot is two blocks), the removal step adds n/2 on both
+    // members of a pair and n/2 from the odd one, and the even one hands the
+    // odd one its block.
     for p in 1..=33 {
         let q = pof2(p);
         let removed = p - q;
         let n = 4 * 2 * q * p;
         let got = traffic(p, n, |t, op, b| halving_doubling::reduce_scatter(t, op, b, &Blocks::even(b.len(), t.size())));
-        let bitrev = |x: usize| halving_groups::final_segment(x, q.trailing_zeros());
         let block = n / p;
         for (r, t) in got.iter().enumerate() {
-            let slot = if r < 2 * removed { r / 2 } else { r - removed };
-            let survivor = r >= 2 * removed || r % 2 == 0;
-            let want = if !survivor {
-                n / 2 + n / 2
-            } else {
-                let held = bitrev(slot);
-                let to_others = if held == slot { 0 } else { block } + if held < removed { block } else { 0 };
-                let removal = if r < 2 * removed { n / 2 } else { 0 };
-                let held_bytes = if held < removed { 2 * block } else { block };
-                removal + (n - held_bytes) + to_others
+            let want = match r {
+                _ if r >= 2 * removed => n - block,
+                _ if r % 2 == 1 => n / 2 + n / 2,
+                _ => n / 2 + (n - 2 * block) + block,
             };
             assert_eq!(t.bytes_sent as usize, want, "p={p} rank {r}");
+            assert!(t.steps as usize <= q.trailing_zeros() as usize + 3 * usize::from(removed > 0), "p={p} rank {r}: {} steps", t.steps);
         }
     }
 }

@@ -1,8 +1,9 @@
 //! `FASTRED_REPRODUCIBLE`: every algorithm the registry says computes the
 //! canonical order (`Descriptor::canonical`) does, bit for bit, for every
-//! element, on every collective it claims: process counts 1..=40 and a few
-//! large ones, counts 0, 1, p−1, p, p+1, odd and long, every root, even and
-//! irregular blocks, with a separate input where the algorithm reads one.
+//! element, on every collective it claims: process counts 1..=40 and 64,
+//! 100, 129 (the shape check only), counts 0, 1, p−1, p, p+1, odd and long,
+//! every root (p ≤ 16; else first, second, middle, last), even and irregular
+//! blocks, with a separate input where the algorithm reads one.
 //!
 //! Two checks per case: a *shape* reducer (commutative but not associative: a
 //! hash of the two operands) whose result names the whole evaluation tree, so
@@ -69,7 +70,7 @@ fn float_input(r: usize, n: usize) -> Vec<u8> {
 }
 
 fn process_counts() -> Vec<usize> {
-    (1..=40).chain([64, 100, 127, 128, 129]).collect()
+    (1..=40).chain([64, 100, 129]).collect()
 }
 
 fn element_counts(p: usize) -> Vec<usize> {
@@ -80,7 +81,7 @@ fn element_counts(p: usize) -> Vec<usize> {
 }
 
 fn roots(p: usize) -> Vec<usize> {
-    if p <= 40 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
+    if p <= 16 { (0..p).collect() } else { vec![0, 1, p / 2, p - 1] }
 }
 
 fn layouts(p: usize) -> Vec<Blocks> {
@@ -161,13 +162,15 @@ fn every_canonical_algorithm_computes_the_canonical_tree() {
             assert!(d.collectives.contains(&coll), "{} claims the canonical order for {} it does not run", d.name, coll.name());
             for p in process_counts() {
                 check(d, coll, p, &TreeShape, shape_input, "tree shape");
-                check(d, coll, p, &doubles, float_input, "doubles");
+                if p <= 40 {
+                    check(d, coll, p, &doubles, float_input, "doubles");
+                }
                 checked += 1;
             }
         }
     }
-    // tree: 2 collectives, recursive doubling: 1, halving & doubling: 4.
-    assert_eq!(checked, 7 * process_counts().len());
+    // tree: 2 collectives, recursive doubling: 1, halving & doubling: 4, pairwise: 4.
+    assert_eq!(checked, 11 * process_counts().len());
 }
 
 /// The shape check can fail: every algorithm not marked canonical computes

@@ -2,10 +2,9 @@
 //! 2004 §3.5: a reduce-scatter by recursive vector halving and distance
 //! doubling, then an allgather by vector doubling and distance halving
 //! (allreduce) or a binary-tree gather to the root (reduce). The reduce-scatter
-//! phase alone serves `MPI_Reduce_scatter(_block)`: halving at block
-//! boundaries (footnote 1), then one exchange that moves each block from the
-//! bit-reversed position where the halving leaves it to its owner. All three
-//! compute the canonical order of [`crate::reproducible`].
+//! phase alone serves `MPI_Reduce_scatter(_block)`, halving at block
+//! boundaries (footnote 1) so that each process keeps its own blocks. All
+//! three compute the canonical order of [`crate::reproducible`].
 //!
 //! For p not a power of two, a first step removes r = p − p' processes
 //! (p' = 2^⌊lg p⌋): among the first 2r, each even rank sends the second half of
@@ -15,7 +14,7 @@
 //! after the first reduction (no extra cost). Cost, power-of-two p:
 //! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
 
-use super::halving_groups::{self, final_segment, Group, Segments, Slots};
+use super::halving_groups::{self, Group, Segments, Slots};
 use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
@@ -96,10 +95,14 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
 }
 
 /// Reduce-scatter: on return block `rank` of `buf` holds the reduction of
-/// block `rank` of all inputs (the rest of `buf` is scratch). The removal step,
-/// the halving over the survivors' slots (so survivor q ends with the blocks
-/// of slot bitrev(q)), then survivors q and bitrev(q) swap their blocks and
-/// hand the removed processes theirs.
+/// block `rank` of all inputs (the rest of `buf` is scratch). The removal
+/// step, then the halving with distance doubling over the survivors' slots,
+/// in which survivor q keeps, in step k, the slots that agree with q in bit k
+/// (so the partials combine as in the allreduce: the canonical tree) and ends
+/// with its own slot: no final permutation. The slots a step sends are not
+/// adjacent, so they are packed into one message (a local copy of what is
+/// sent, instead of a final exchange of n/p' over the network). A survivor
+/// then hands its removed partner its block.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     if p == 1 {
@@ -107,21 +110,36 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     }
     let survivors = remove_extra(t, op, buf, None)?;
     let slots = Slots::new(blocks, p);
-    let e = slots.pof2.trailing_zeros();
-    let holder = survivors.members[final_segment(slots.slot_of(rank), e)];
     let Some(me) = survivors.me else {
-        return t.recv(holder, &mut buf[blocks.bytes(rank, esz)]);
+        return t.recv(survivors.members[slots.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
     };
-    halving_groups::reduce_scatter(t, op, buf, slots, &Group { members: &survivors.members, me })?;
-    let held = final_segment(me, e);
-    // The survivor of slot `held` holds this process's block (bit reversal is its own inverse).
-    let swap_with = survivors.members[held];
-    if swap_with != rank {
-        let (out, into) = super::split_read_write(buf, blocks.bytes(swap_with, esz), blocks.bytes(rank, esz));
-        t.sendrecv(swap_with, out, swap_with, into)?;
+    let (mut outgoing, mut incoming) = (super::Scratch::empty(), super::Scratch::empty());
+    for k in 0..slots.pof2.trailing_zeros() {
+        let (distance, stride) = (1 << k, 2 << k);
+        let partner = me ^ distance;
+        // Slots this process still works on agree with it in bits < k; it keeps those agreeing in bit k too.
+        let kept = (me % stride..slots.pof2).step_by(stride);
+        let given = (partner % stride..slots.pof2).step_by(stride);
+        let bytes_of = |s: usize| slots.bytes_of_slots(s, s + 1, esz);
+        outgoing.resize(given.clone().map(|s| bytes_of(s).len()).sum())?;
+        let mut at = 0;
+        for s in given {
+            let r = bytes_of(s);
+            super::copy(t, &mut outgoing[at..at + r.len()], &buf[r.clone()]);
+            at += r.len();
+        }
+        incoming.resize(kept.clone().map(|s| bytes_of(s).len()).sum())?;
+        let peer = survivors.members[partner];
+        t.sendrecv(peer, &outgoing, peer, &mut incoming)?;
+        let mut at = 0;
+        for s in kept {
+            let r = bytes_of(s);
+            op.reduce(&incoming[at..at + r.len()], &mut buf[r.clone()], partner < me)?;
+            at += r.len();
+        }
     }
-    for owner in (slots.first_block(held)..slots.first_block(held + 1)).filter(|&b| b != swap_with) {
-        t.send(owner, &buf[blocks.bytes(owner, esz)])?;
+    if me < slots.removed {
+        t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;
     }
     Ok(())
 }
@@ -165,15 +183,13 @@ pub fn run_from(t: &dyn Transport, op: &dyn Reducer, input: &[u8], output: &mut 
 
 /// §3.5: reduce-scatter + allgather (gather) over p', plus the removal step;
 /// the reduce-scatters: the halving over p', the removal step's exchange and
-/// reduction of n/2 and its n/2 to the survivor, and the final exchange of
-/// n/p' (twice that from a survivor with a removed partner).
+/// reduction of n/2 and its n/2 to the survivor, and a removed process's block.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);
     match coll {
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
             let halving = x.pof2.log2() * x.a + (1.0 - 1.0 / x.pof2) * x.n * (x.b + x.g);
-            let exchange = x.a + (1.0 + x.extra) * x.n / x.pof2 * x.b;
-            halving + exchange + x.extra * (2.0 * x.a + x.n * (x.b + x.g / 2.0))
+            halving + x.extra * (3.0 * x.a + x.n * (x.b + x.g / 2.0) + x.n / x.p * x.b)
         }
         _ => estimate_over_pof2(&x) + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g)),
     }

@@ -3,8 +3,11 @@
 //! completed by a ring allgather in rank order (allreduce) or by every process
 //! sending its result block straight to the root (reduce). Bandwidth-optimal
 //! for any p; p−1 latencies per phase. (The `ring` algorithm is the ring for
-//! both phases, on the topology's logical ring.) Requires a commutative op
-//! (contributions to a block arrive in step order).
+//! both phases, on the topology's logical ring.) Each process keeps the
+//! contributions to its block as they arrive and combines them in the
+//! canonical order of [`crate::reproducible`] (at the cost of a buffer of n
+//! bytes rather than n/p), so it computes `FASTRED_REPRODUCIBLE`'s bits, for
+//! any p, with the bandwidth of the ring.
 
 use super::ring::{self, RingPosition};
 use super::{Blocks, Transport};
@@ -20,43 +23,52 @@ fn partners(rank: usize, p: usize, step: usize) -> (usize, usize) {
 }
 
 /// Reduce-scatter by pairwise exchange: in step i = 1..p−1 each process sends
-/// its input for block rank+i to process rank+i and reduces the input for its
-/// own block received from rank−i. Afterwards block `rank` of `buf` holds the
+/// its input for block rank+i to process rank+i and receives the input for
+/// its own block from rank−i. Afterwards block `rank` of `buf` holds the
 /// reduced block; the other blocks still hold this process's input.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
-    let (p, r, e) = (t.size(), t.rank(), op.elem_size());
-    let mut incoming = super::scratch(blocks.count(r) * e)?;
-    for step in 1..p {
-        let (to, from) = partners(r, p, step);
-        t.sendrecv(to, &buf[blocks.bytes(to, e)], from, &mut incoming)?;
-        op.reduce(&incoming, &mut buf[blocks.bytes(r, e)], from < r)?;
+    let (p, own) = (t.size(), blocks.bytes(t.rank(), op.elem_size()));
+    if p == 2 {
+        // One contribution to fold in, and x0 ⊕ x1 is the only order of two: no buffer.
+        let mut incoming = super::scratch(own.len())?;
+        let other = 1 - t.rank();
+        t.sendrecv(other, &buf[blocks.bytes(other, op.elem_size())], other, &mut incoming)?;
+        return op.reduce(&incoming, &mut buf[own], other == 0);
     }
+    let parts = exchange_and_combine(t, op, buf, blocks)?;
+    super::copy(t, &mut buf[own.clone()], &parts[..own.len()]);
     Ok(())
 }
 
 /// The same reduce-scatter reading `input` (never written) and leaving the
-/// reduced block in `own`, without copying the input: the first block
-/// received goes straight into `own` and the input's own block is folded into
-/// it with the operands in the same order as [`reduce_scatter`] (same bits).
+/// reduced block in `own` (same bits).
 pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], own: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, r, e) = (t.size(), t.rank(), op.elem_size());
-    let mine = &input[blocks.bytes(r, e)];
-    if p == 1 {
-        super::copy(t, own, mine);
-        return Ok(());
+    if p == 2 {
+        // Receive straight into `own` and fold the input's own block in.
+        t.sendrecv(1 - r, &input[blocks.bytes(1 - r, e)], 1 - r, own)?;
+        return op.reduce(&input[blocks.bytes(r, e)], own, r == 0);
     }
-    let mut incoming = super::scratch(if p > 2 { own.len() } else { 0 })?;
+    let parts = exchange_and_combine(t, op, input, blocks)?;
+    super::copy(t, own, &parts[..own.len()]);
+    Ok(())
+}
+
+/// The exchange: every contribution to this process's block lands in its
+/// slot (by source rank) of the returned buffer, and they are combined in the
+/// canonical order of [`crate::reproducible`] (so the pairwise exchange gives
+/// FASTRED_REPRODUCIBLE's bits); the result is in the first slot.
+fn exchange_and_combine(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], blocks: &Blocks) -> MpiResult<super::Scratch> {
+    let (p, r, e) = (t.size(), t.rank(), op.elem_size());
+    let slot = blocks.count(r) * e;
+    let mut parts = super::scratch(p * slot)?;
+    super::copy(t, &mut parts[r * slot..(r + 1) * slot], &input[blocks.bytes(r, e)]);
     for step in 1..p {
         let (to, from) = partners(r, p, step);
-        if step == 1 {
-            t.sendrecv(to, &input[blocks.bytes(to, e)], from, own)?;
-            op.reduce(mine, own, from > r)?;
-        } else {
-            t.sendrecv(to, &input[blocks.bytes(to, e)], from, &mut incoming)?;
-            op.reduce(&incoming, own, from < r)?;
-        }
+        t.sendrecv(to, &input[blocks.bytes(to, e)], from, &mut parts[from * slot..(from + 1) * slot])?;
     }
-    Ok(())
+    crate::reproducible::combine_in_order(op, &mut parts, p, slot)?;
+    Ok(parts)
 }
 
 /// Ring allgather (§3.2): in step i each process passes block rank−i to its

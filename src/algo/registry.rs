@@ -130,7 +130,7 @@ pub static REGISTRY: [Descriptor; 15] = [
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
-        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false,
         estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from),
     },
     Descriptor {
