@@ -127,7 +127,7 @@ for np in 3 5; do
         echo "  skip  reproducible-same-bits-as-$other-np$np ($other's tests have not run in this tree)"
     fi
 done
-check "reproducible-logged-np5" 600 "reproducible: OK AND allreduce of 240008 B on 5 processes in reproducible mode \\(canonical order\\): rabenseifner \\(default table" 5 \
+check "reproducible-logged-np5" 600 "reproducible: OK AND allreduce of 240008 B on 5 processes in reproducible mode \\(canonical order\\): pairwise \\(default table" 5 \
     $P FASTRED_REPRODUCIBLE=1 FASTRED_LOG=debug "$out/reproducible" quick
 check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
     $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick

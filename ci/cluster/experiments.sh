@@ -120,7 +120,7 @@ for c in "${cases[@]}"; do
             hosts=${shape%%:*} k=${shape##*:}
             $cluster up star "$hosts" --ranks-per-host "$k" --rate 50mbit
             bench reproducible-${hosts}x$k 50mbit -- --colls allreduce,reduce,reduce_scatter_block --sizes 16:4M --factor 4 \
-                --algos native,default,reproducible
+                --algos native,default,reproducible,pairwise,rabenseifner
         done ;;
     fast-links)
         $cluster up star 4 --rate 400mbit
