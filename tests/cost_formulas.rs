@@ -6,7 +6,7 @@ mod common;
 use common::{scattered_hosts, scrambled};
 
 use fastred::algo::halving_groups::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pairwise, pipeline, recursive_doubling, ring, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
@@ -178,6 +178,32 @@ fn halving_doubling_reduce_scatter_sends_all_but_its_own_slot() {
             };
             assert_eq!(t.bytes_sent as usize, want, "p={p} rank {r}");
             assert!(t.steps as usize <= q.trailing_zeros() as usize + 3 * usize::from(removed > 0), "p={p} rank {r}: {} steps", t.steps);
+        }
+    }
+}
+
+#[test]
+fn pairwise_pipeline_gives_the_root_n_bytes_each_way() {
+    // The root sends its whole input out and receives the whole result, n
+    // each way (a pipelined chain's root load); every process takes (C+1)(p−1)
+    // steps; a worker sends its input for the other blocks plus its own finished
+    // blocks: n − n/(p−1) + n/(p−1) = n.
+    for p in 2..=12 {
+        for (chunks, root) in [(1, 0), (3, p - 1), (5, p / 2)] {
+            let n = (p - 1) * chunks * 4;
+            let algo = |t: &Counting<InProcess>, op: &BuiltinReducer, b: &mut [u8], root: usize, c: usize| pairwise_pipeline::reduce(t, op, b, root, c);
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+                let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+                algo(&counting, &op, &mut buf, root, chunks).unwrap();
+                counting.traffic()
+            });
+            for (r, t) in got.iter().enumerate() {
+                assert_eq!(t.bytes_sent as usize, n, "p={p} chunks={chunks} rank {r}");
+                assert_eq!(t.steps as usize, (chunks + 1) * (p - 1), "p={p} chunks={chunks} rank {r}");
+            }
+            assert_eq!(got[root].bytes_received as usize, n, "p={p}: the root receives the result once");
         }
     }
 }

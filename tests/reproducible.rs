@@ -169,8 +169,8 @@ fn every_canonical_algorithm_computes_the_canonical_tree() {
             }
         }
     }
-    // tree: 2 collectives, recursive doubling: 1, halving & doubling: 4, pairwise: 4.
-    assert_eq!(checked, 11 * process_counts().len());
+    // tree: 2 collectives, recursive doubling: 1, halving & doubling: 4, pairwise: 4, pairwise pipeline: 1.
+    assert_eq!(checked, 12 * process_counts().len());
 }
 
 /// The shape check can fail: every algorithm not marked canonical computes

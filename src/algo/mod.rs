@@ -24,6 +24,7 @@ pub mod registry;
 pub mod streaming;
 pub mod recursive_doubling;
 pub mod pairwise;
+pub mod pairwise_pipeline;
 pub mod ring;
 
 use crate::error::MpiResult;

@@ -18,7 +18,7 @@ use crate::model::CostModel;
 use crate::collective::Collective;
 
 /// Step `step`'s partners: send to rank+step, receive from rank−step.
-fn partners(rank: usize, p: usize, step: usize) -> (usize, usize) {
+pub(crate) fn partners(rank: usize, p: usize, step: usize) -> (usize, usize) {
     ((rank + step) % p, (rank + p - step) % p)
 }
 

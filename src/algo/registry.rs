@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, pairwise, pipeline, recursive_doubling, recursive_halving, ring};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -38,6 +38,7 @@ pub enum Algorithm {
     Pipeline,
     FibonacciTree,
     Hierarchical,
+    PairwisePipeline,
 }
 
 /// What a run needs besides transport, reducer and vector.
@@ -103,7 +104,7 @@ const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 const NONE: &[Collective] = &[];
 
 /// Every algorithm, in C API order.
-pub static REGISTRY: [Descriptor; 15] = [
+pub static REGISTRY: [Descriptor; 16] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
         collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
@@ -179,6 +180,12 @@ pub static REGISTRY: [Descriptor; 15] = [
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true,
         estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
+    },
+    Descriptor {
+        algorithm: Algorithm::PairwisePipeline, name: "pairwise_pipeline", aliases: &[],
+        source: "Rabenseifner 2004 §3.7 pairwise exchange, the root's share handed out, pipelined in chunks",
+        collectives: &[Reduce], rank_ordered: false, canonical: &[Reduce], uses_ring: false, uses_hosts: false,
+        estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None,
     },
 ];
 
