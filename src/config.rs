@@ -93,18 +93,23 @@ fn env_file(var: &str, otherwise: &str) -> Option<File> {
     }
 }
 
-/// An on/off variable: 1/yes/true/on or 0/no/false/off (or empty); anything
-/// else warns and counts as off.
+/// An on/off value: 1/yes/true/on or 0/no/false/off (or empty); `None` for
+/// anything else.
+pub fn parse_switch(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "yes" | "true" | "on" => Some(true),
+        "" | "0" | "no" | "false" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// An on/off variable ([`parse_switch`]); anything else warns and counts as off.
 fn env_switch(var: &str) -> bool {
     let v = env(var).unwrap_or_default();
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "yes" | "true" | "on" => true,
-        "" | "0" | "no" | "false" | "off" => false,
-        _ => {
-            log::warn!("{var}={v}: expected 1 or 0 (yes/no, true/false, on/off); off");
-            false
-        }
-    }
+    parse_switch(&v).unwrap_or_else(|| {
+        log::warn!("{var}={v}: expected 1 or 0 (yes/no, true/false, on/off); off");
+        false
+    })
 }
 
 pub const TUNING_FALLBACK: &str = "using the default table";

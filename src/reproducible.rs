@@ -30,6 +30,7 @@
 //! [`Descriptor::canonical`](crate::algo::registry::Descriptor::canonical).
 //! For p ≤ 2 every algorithm computes it (x0 ⊕ x1).
 
+use crate::algo::Pairs;
 use crate::error::MpiResult;
 use crate::op::Reducer;
 
@@ -42,21 +43,19 @@ pub fn combine_in_order(op: &(impl Reducer + ?Sized), parts: &mut [u8], p: usize
     if p <= 1 {
         return Ok(());
     }
-    let pof2 = 1 << p.ilog2();
-    let removed = p - pof2;
+    let pairs = Pairs::of(p);
     // Leaf q lives in the slot of its first rank.
-    let leaf = |q: usize| if q < removed { 2 * q } else { q + removed };
     let mut join = |left: usize, right: usize| -> MpiResult {
         let (lo, hi) = parts.split_at_mut(right * slot);
         op.reduce(&hi[..slot], &mut lo[left * slot..(left + 1) * slot], false)
     };
-    for q in 0..removed {
-        join(2 * q, 2 * q + 1)?;
+    for q in 0..pairs.removed {
+        join(pairs.first(q), pairs.first(q) + 1)?;
     }
     let mut width = 1;
-    while width < pof2 {
-        for q in (0..pof2).step_by(2 * width) {
-            join(leaf(q), leaf(q + width))?;
+    while width < pairs.pof2 {
+        for q in (0..pairs.pof2).step_by(2 * width) {
+            join(pairs.first(q), pairs.first(q + width))?;
         }
         width *= 2;
     }
@@ -81,9 +80,9 @@ pub fn formula(p: usize) -> String {
     if p == 0 {
         return String::new();
     }
-    let pof2 = 1 << p.ilog2();
-    let removed = p - pof2;
-    let mut terms: Vec<String> = (0..pof2).map(|q| if q < removed { format!("({}+{})", 2 * q, 2 * q + 1) } else { (q + removed).to_string() }).collect();
+    let pairs = Pairs::of(p);
+    let mut terms: Vec<String> =
+        (0..pairs.pof2).map(|q| if q < pairs.removed { format!("({}+{})", 2 * q, 2 * q + 1) } else { pairs.first(q).to_string() }).collect();
     while terms.len() > 1 {
         terms = terms.chunks(2).map(|pair| format!("({}+{})", pair[0], pair[1])).collect();
     }

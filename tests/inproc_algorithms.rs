@@ -9,7 +9,7 @@
 //! algorithms have (skip sequences, segment sizes, p = 1000).
 
 mod common;
-use common::{from_bytes, scattered_hosts, scrambled, to_bytes};
+use common::{from_bytes, layouts, scattered_hosts, scrambled, to_bytes};
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
 use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
@@ -96,16 +96,6 @@ fn check_reduce_with(name: &str, procs: Vec<usize>, algo: &ReduceClosure) {
             }
         }
     }
-}
-
-/// Reduce-scatter layouts: even, irregular with zeros, all in one block, empty.
-fn layouts(p: usize) -> Vec<Blocks> {
-    vec![
-        Blocks::even(3 * p + 1, p),
-        Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)),
-        Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)),
-        Blocks::even(0, p),
-    ]
 }
 
 type ReduceScatterClosure<'a> = dyn Fn(&InProcess, &BuiltinReducer, &mut [u8], &Blocks) + Sync + 'a;

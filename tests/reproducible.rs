@@ -13,7 +13,7 @@
 //! right-to-left sum give other bits), so passing is not luck.
 
 mod common;
-use common::{from_bytes, scattered_hosts, scrambled, to_bytes};
+use common::{from_bytes, layouts, scattered_hosts, scrambled, to_bytes};
 
 use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
 use fastred::algo::{Blocks, Transport};
@@ -89,15 +89,6 @@ fn roots(p: usize) -> Vec<usize> {
         17..=40 => vec![0, 1, p / 2, p - 1],
         _ => vec![0, p - 1],
     }
-}
-
-fn layouts(p: usize) -> Vec<Blocks> {
-    vec![
-        Blocks::even(3 * p + 1, p),
-        Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)),
-        Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)),
-        Blocks::even(0, p),
-    ]
 }
 
 /// The serial canonical reduction of every rank's `input(r, n)`.

@@ -14,7 +14,7 @@
 //! every root (non-commutative ops need no detour through rank 0) and gives
 //! the same bits as every other algorithm of `FASTRED_REPRODUCIBLE`.
 
-use super::{absolute_rank, relative_rank, Transport};
+use super::{absolute_rank, relative_rank, Pairs, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
@@ -27,15 +27,11 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     if p <= 1 {
         return Ok(());
     }
-    let removed = p - (1 << p.ilog2());
-    let slot_of = |r: usize| if r < 2 * removed { r / 2 } else { r - removed };
-    // Slot q's process: the pair's root if the root is in it, else its even rank.
-    let process_of = |q: usize| match q {
-        _ if q >= removed => q + removed,
-        _ if slot_of(root) == q && root < 2 * removed => root,
-        _ => 2 * q,
-    };
-    let me = slot_of(rank);
+    let pairs = Pairs::of(p);
+    let removed = pairs.removed;
+    // Slot q's process: the pair's root if the root is in it, else its first.
+    let process_of = |q: usize| if root < 2 * removed && pairs.slot_of(root) == q { root } else { pairs.first(q) };
+    let me = pairs.slot_of(rank);
     let mut incoming = super::Scratch::empty();
     if rank < 2 * removed {
         let partner = rank ^ 1;
@@ -46,9 +42,9 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         t.recv(partner, &mut incoming)?;
         op.reduce(&incoming, buf, partner < rank)?;
     }
-    let relative = me ^ slot_of(root);
+    let relative = me ^ pairs.slot_of(root);
     let mut distance = 1;
-    while distance < p - removed {
+    while distance < pairs.pof2 {
         let partner = me ^ distance;
         if relative & distance != 0 {
             return t.send(process_of(partner), buf);

@@ -111,15 +111,15 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     let survivors = remove_extra(t, op, buf, None)?;
     let slots = Slots::new(blocks, p);
     let Some(me) = survivors.me else {
-        return t.recv(survivors.members[slots.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
+        return t.recv(survivors.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
     };
     let (mut outgoing, mut incoming) = (super::Scratch::empty(), super::Scratch::empty());
-    for k in 0..slots.pof2.trailing_zeros() {
+    for k in 0..slots.pairs.pof2.trailing_zeros() {
         let (distance, stride) = (1 << k, 2 << k);
         let partner = me ^ distance;
         // Slots this process still works on agree with it in bits < k; it keeps those agreeing in bit k too.
-        let kept = (me % stride..slots.pof2).step_by(stride);
-        let given = (partner % stride..slots.pof2).step_by(stride);
+        let kept = (me % stride..slots.pairs.pof2).step_by(stride);
+        let given = (partner % stride..slots.pairs.pof2).step_by(stride);
         let bytes_of = |s: usize| slots.bytes_of_slots(s, s + 1, esz);
         outgoing.resize(given.clone().map(|s| bytes_of(s).len()).sum())?;
         let mut at = 0;
@@ -138,7 +138,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
             at += r.len();
         }
     }
-    if me < slots.removed {
+    if me < slots.pairs.removed {
         t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;
     }
     Ok(())

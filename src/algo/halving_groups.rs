@@ -39,44 +39,32 @@ impl Segmentation for Segments {
     }
 }
 
-/// The p' = 2^e slots of a group that works for p processes (the first r =
-/// p − p' slots for the pairs 2q, 2q+1; slot q ≥ r for process q + r), over a
-/// vector cut into the p processes' `blocks`: level-k segment j is the blocks
+/// The p' = 2^e slots of a group that works for p processes (see
+/// [`super::Pairs`]), over a vector cut into the p processes' `blocks`:
+/// level-k segment j is the blocks
 /// of slots j·p'/2^k .. (j+1)·p'/2^k, so after a reduce-scatter over the
 /// group each member holds whole blocks (Rabenseifner 2004 §3.5 footnote 1).
 #[derive(Clone, Copy, Debug)]
 pub struct Slots<'a> {
     pub blocks: &'a super::Blocks,
-    pub removed: usize,
-    pub pof2: usize,
+    pub pairs: super::Pairs,
 }
 
 impl Slots<'_> {
     /// For `p` processes, over `blocks` (one per process).
     pub fn new(blocks: &super::Blocks, p: usize) -> Slots<'_> {
-        let pof2 = if p == 0 { 1 } else { 1 << p.ilog2() };
-        Slots { blocks, removed: p - pof2.min(p), pof2 }
+        Slots { blocks, pairs: super::Pairs::of(p) }
     }
 
-    /// The first process (and block) of slot `slot` (`pof2`: one past the last).
-    pub fn first_block(&self, slot: usize) -> usize {
-        if slot < self.removed { 2 * slot } else { slot + self.removed }
-    }
-
-    /// The slot of process `rank`.
-    pub fn slot_of(&self, rank: usize) -> usize {
-        if rank < 2 * self.removed { rank / 2 } else { rank - self.removed }
-    }
-
-    /// Bytes of the blocks of slots `lo..hi`.
+    /// Bytes of the blocks of slots `lo..hi` (a slot's blocks are its processes').
     pub fn bytes_of_slots(&self, lo: usize, hi: usize, elem: usize) -> Range<usize> {
-        self.blocks.bytes_of_range(self.first_block(lo), self.first_block(hi), elem)
+        self.blocks.bytes_of_range(self.pairs.first(lo), self.pairs.first(hi), elem)
     }
 }
 
 impl Segmentation for Slots<'_> {
     fn bytes(&self, level: u32, j: usize, elem: usize) -> Range<usize> {
-        let width = self.pof2 >> level;
+        let width = self.pairs.pof2 >> level;
         self.bytes_of_slots(j * width, (j + 1) * width, elem)
     }
 }

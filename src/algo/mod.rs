@@ -37,6 +37,34 @@ pub fn scratch(len: usize) -> MpiResult<Scratch> {
     Scratch::new(len)
 }
 
+/// The removal step's pairing (Rabenseifner 2004 §3.4, §3.5), which is also
+/// the first level of the canonical order of [`crate::reproducible`]: with
+/// p' = `pof2` = 2^⌊lg p⌋ and r = `removed` = p − p', slot q < r stands for the
+/// pair of processes 2q, 2q+1 and slot q ≥ r for process q + r.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairs {
+    pub removed: usize,
+    pub pof2: usize,
+}
+
+impl Pairs {
+    /// For `p` processes.
+    pub fn of(p: usize) -> Pairs {
+        let pof2 = if p == 0 { 1 } else { 1 << p.ilog2() };
+        Pairs { removed: p - pof2.min(p), pof2 }
+    }
+
+    /// The first (even, or only) process of slot `slot` (`pof2`: one past the last process).
+    pub fn first(&self, slot: usize) -> usize {
+        if slot < self.removed { 2 * slot } else { slot + self.removed }
+    }
+
+    /// The slot of process `rank`.
+    pub fn slot_of(&self, rank: usize) -> usize {
+        if rank < 2 * self.removed { rank / 2 } else { rank - self.removed }
+    }
+}
+
 /// Point-to-point messaging among the `size()` processes of one communicator.
 /// Messages between a pair of processes are received in the order sent.
 pub trait Transport {

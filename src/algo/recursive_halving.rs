@@ -20,7 +20,7 @@ use crate::collective::Collective;
 /// The process that works for slot `slot` (the odd rank of a pair: see
 /// [`Slots`] for the slots).
 fn process(slots: &Slots, slot: usize) -> usize {
-    if slot < slots.removed { 2 * slot + 1 } else { slot + slots.removed }
+    if slot < slots.pairs.removed { 2 * slot + 1 } else { slot + slots.pairs.removed }
 }
 
 /// On return block `rank` of `buf` holds the reduction of block `rank` of all
@@ -31,7 +31,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         return Ok(());
     }
     let slots = Slots::new(blocks, p);
-    let me = if rank < 2 * slots.removed {
+    let me = if rank < 2 * slots.pairs.removed {
         if rank % 2 == 0 {
             t.send(rank + 1, buf)?;
             return t.recv(rank + 1, &mut buf[blocks.bytes(rank, esz)]);
@@ -41,12 +41,12 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         op.reduce(&incoming, buf, true)?;
         rank / 2
     } else {
-        rank - slots.removed
+        rank - slots.pairs.removed
     };
 
-    let (mut lo, mut hi) = (0, slots.pof2);
+    let (mut lo, mut hi) = (0, slots.pairs.pof2);
     let mut incoming = super::Scratch::empty();
-    let mut distance = slots.pof2 / 2;
+    let mut distance = slots.pairs.pof2 / 2;
     while distance > 0 {
         let partner = me ^ distance;
         let mid = lo + (hi - lo) / 2;
@@ -59,7 +59,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         (lo, hi) = keep;
         distance /= 2;
     }
-    if me < slots.removed {
+    if me < slots.pairs.removed {
         t.send(rank - 1, &buf[blocks.bytes(rank - 1, esz)])?;
     }
     Ok(())

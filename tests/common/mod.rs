@@ -1,6 +1,8 @@
 //! Helpers the Rust test suites share.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use fastred::algo::Blocks;
+
 /// A ring order unlike rank order: even ranks, then odd ranks descending.
 pub fn scrambled(p: usize) -> Vec<usize> {
     (0..p).step_by(2).chain((1..p).step_by(2).rev()).collect()
@@ -25,4 +27,14 @@ pub fn from_bytes<T: Copy + Default>(b: &[u8]) -> Vec<T> {
     // SAFETY: sizes match; plain numeric values.
     unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), v.as_mut_ptr() as *mut u8, b.len()) };
     v
+}
+
+/// Reduce-scatter layouts: even, irregular with zeros, all in one block, empty.
+pub fn layouts(p: usize) -> Vec<Blocks> {
+    vec![
+        Blocks::even(3 * p + 1, p),
+        Blocks::from_counts((0..p).map(|i| (i * 5 + 2) % 4)),
+        Blocks::from_counts((0..p).map(|i| usize::from(i == p / 2) * 9)),
+        Blocks::even(0, p),
+    ]
 }

@@ -268,7 +268,7 @@ fn explain(args: Vec<String>) -> i32 {
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
     let mut floating = true;
-    let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| ["1", "yes", "true", "on"].contains(&v.trim().to_ascii_lowercase().as_str()));
+    let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| usage());
