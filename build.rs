@@ -1,5 +1,5 @@
 //! Build script: find which MPI `MPICC` names, compile the C shim with it, expose
-//! the flavour as `cfg(fastred_mpi = "mpich" | "openmpi")`, and regenerate
+//! the flavour as `cfg(fastred_mpi = "mpich" | "openmpi" | "smpi")`, and regenerate
 //! `include/fastred.h` with cbindgen.
 use std::process::Command;
 
@@ -8,7 +8,7 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
     println!("cargo:rerun-if-changed=src/capi.rs");
     println!("cargo:rerun-if-changed=cbindgen.toml");
-    println!("cargo::rustc-check-cfg=cfg(fastred_mpi, values(\"mpich\", \"openmpi\"))");
+    println!("cargo::rustc-check-cfg=cfg(fastred_mpi, values(\"mpich\", \"openmpi\", \"smpi\"))");
 
     let mpicc = std::env::var("MPICC").unwrap_or_else(|_| "mpicc".to_string());
     let show = Command::new(&mpicc)
@@ -16,12 +16,15 @@ fn main() {
         .output()
         .unwrap_or_else(|e| panic!("cannot run `{mpicc} -show` ({e}); set MPICC=mpicc.mpich or mpicc.openmpi"));
     let show = String::from_utf8_lossy(&show.stdout).to_string();
-    let flavour = if show.contains("mpich") {
+    // SimGrid's smpicc: `-lsimgrid`, headers in include/smpi.
+    let flavour = if show.contains("simgrid") || show.contains("/smpi") {
+        "smpi"
+    } else if show.contains("mpich") {
         "mpich"
     } else if show.contains("openmpi") || show.contains("-lmpi") {
         "openmpi"
     } else {
-        panic!("`{mpicc} -show` names neither MPICH nor Open MPI: {show}");
+        panic!("`{mpicc} -show` names neither MPICH, Open MPI nor SimGrid SMPI: {show}");
     };
     println!("cargo:rustc-cfg=fastred_mpi=\"{flavour}\"");
     println!("cargo:rustc-env=FASTRED_MPI_FLAVOUR={flavour}");

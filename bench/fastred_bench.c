@@ -43,6 +43,21 @@ static int (*last_algorithm)(int);
 static int (*reproducible)(int); /* fastred_reproducible, NULL in older builds */
 static int have_fastred; /* all four found */
 
+#ifdef SMPI_H
+/* SimGrid SMPI loads a private copy of libfastred.so per rank
+ * (smpi/privatize-libs) into a program linked with it: resolve the C API at
+ * link time (weakly, so the program also runs without fastred), never through
+ * the process-wide dlsym, which could find another rank's copy. */
+extern const char *fastred_algorithm_name(int) __attribute__((weak));
+extern int fastred_implements(int, int) __attribute__((weak));
+extern int fastred_force(const char *) __attribute__((weak));
+extern int fastred_reproducible(int) __attribute__((weak));
+extern int fastred_last_algorithm(int) __attribute__((weak));
+#define FASTRED_API(name) ((void *)(name))
+#else
+#define FASTRED_API(name) dlsym(RTLD_DEFAULT, #name)
+#endif
+
 static int rank, procs;
 
 /* Rank r's input element i; the sum over ranks is exact in double. */
@@ -175,11 +190,11 @@ int main(int argc, char **argv) {
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    algorithm_name = (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    implements = (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements");
-    force = (int (*)(const char *))dlsym(RTLD_DEFAULT, "fastred_force");
-    reproducible = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_reproducible");
-    last_algorithm = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
+    algorithm_name = (const char *(*)(int))FASTRED_API(fastred_algorithm_name);
+    implements = (int (*)(int, int))FASTRED_API(fastred_implements);
+    force = (int (*)(const char *))FASTRED_API(fastred_force);
+    reproducible = (int (*)(int))FASTRED_API(fastred_reproducible);
+    last_algorithm = (int (*)(int))FASTRED_API(fastred_last_algorithm);
     have_fastred = algorithm_name && implements && force && last_algorithm;
     if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
 

@@ -7,7 +7,9 @@
 #     including the fastred command-line tool;
 #  4. the install into a temporary prefix, used from there (tests/install_test.sh);
 #  5. a smoke run of the emulated TCP cluster (ci/cluster/smoke.sh; skipped with
-#     a message where network namespaces are not permitted).
+#     a message where network namespaces are not permitted);
+#  6. a smoke run of the SimGrid SMPI build at 64 and 100 simulated ranks
+#     (ci/smpi/smoke.sh; skipped with a message where SimGrid cannot be installed).
 # Ends with one summary line "N passed, M failed" (test suites) and exits non-zero on failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +57,8 @@ suite "install into a prefix (pkg-config C and Fortran, fastred run, Lmod module
     bash tests/install_test.sh
 
 suite "emulated cluster smoke run (Open MPI over TCP, 4 namespaces)" bash ci/cluster/smoke.sh
+
+suite "SimGrid SMPI smoke run (64 and 100 simulated ranks, results and α-β-γ formulas checked)" bash ci/smpi/smoke.sh
 
 echo
 echo "test suites: $passed passed, $failed failed"

@@ -14,12 +14,16 @@
 #include <stddef.h>
 #include <complex.h>
 
-#if defined(MPICH_VERSION)
+#if defined(SMPI_H)
+/* SimGrid SMPI (checked first: its mpi.h defines no MPICH or Open MPI macro, but
+   be safe). Handles are pointers, MPI_COMM_WORLD is a variable. */
+const int fr_built_for_mpich = 0;
+#elif defined(MPICH_VERSION)
 const int fr_built_for_mpich = 1;
 #elif defined(OPEN_MPI)
 const int fr_built_for_mpich = 0;
 #else
-#error "unknown MPI implementation: fastred supports MPICH and Open MPI"
+#error "unknown MPI implementation: fastred supports MPICH, Open MPI and SimGrid SMPI"
 #endif
 
 /* Element classes; keep in sync with src/types.rs (elem_of). */
@@ -80,6 +84,8 @@ void *fr_in_place(void) { return MPI_IN_PLACE; }
 void *fr_bottom(void) { return MPI_BOTTOM; }
 MPI_Comm fr_comm_null(void) { return MPI_COMM_NULL; }
 MPI_Comm fr_comm_self(void) { return MPI_COMM_SELF; }
+/* Read at call time: SMPI sets MPI_COMM_WORLD when the ranks start. */
+MPI_Comm fr_comm_world(void) { return MPI_COMM_WORLD; }
 MPI_Datatype fr_datatype_null(void) { return MPI_DATATYPE_NULL; }
 MPI_Datatype fr_byte(void) { return MPI_BYTE; }
 MPI_Op fr_op_null(void) { return MPI_OP_NULL; }
@@ -97,11 +103,11 @@ int fr_err_truncate(void) { return MPI_ERR_TRUNCATE; }
 /* Whether a datatype / op handle may be passed to a query (PMPI_Type_size,
  * PMPI_Op_commutative, ...) without that query raising an error, which MPI
  * sends to MPI_COMM_WORLD's handler rather than to the user's communicator.
- * Open MPI: handles are pointers; NULL and the null handle are invalid.
+ * Open MPI and SMPI: handles are pointers; NULL and the null handle are invalid.
  * MPICH: handles are integers whose bits 30-31 give the handle kind (0 =
  * invalid) and bits 26-29 the object kind (3 = datatype, 6 = op), as MPICH's
  * own HANDLE_GET_KIND / HANDLE_GET_MPI_KIND read them. */
-#if defined(MPICH_VERSION)
+#if defined(MPICH_VERSION) && !defined(SMPI_H)
 static int fr_mpich_handle_is(unsigned h, unsigned kind) { return (h >> 30) != 0 && ((h & 0x3c000000u) >> 26) == kind; }
 int fr_datatype_plausible(MPI_Datatype t) { return t != MPI_DATATYPE_NULL && fr_mpich_handle_is((unsigned)t, 0x3); }
 int fr_op_plausible(MPI_Op op) { return op != MPI_OP_NULL && fr_mpich_handle_is((unsigned)op, 0x6); }
@@ -112,6 +118,19 @@ int fr_op_plausible(MPI_Op op) { return op != NULL && op != MPI_OP_NULL; }
 int fr_keyval_invalid(void) { return MPI_KEYVAL_INVALID; }
 int fr_max_library_version_string(void) { return MPI_MAX_LIBRARY_VERSION_STRING; }
 int fr_comm_type_shared(void) { return MPI_COMM_TYPE_SHARED; }
+
+/* ---- SimGrid SMPI: charge `seconds` of computation to this rank's simulated
+ * clock, whatever the host's speed in the platform (smpi_execute would convert
+ * at the smpi/host-speed setting instead, and skip anything under
+ * smpi/cpu-threshold). A no-op in the MPICH and Open MPI builds. ---- */
+#if defined(SMPI_H)
+#include <simgrid/host.h>
+void fr_simulate_computation(double seconds) {
+    if (seconds > 0) smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
+}
+#else
+void fr_simulate_computation(double seconds) { (void)seconds; }
+#endif
 
 /* ---- long double kernels: dst = src OP dst (src_left) or dst OP src ---- */
 #define LD_LOOP(T, EXPR) \
@@ -152,8 +171,10 @@ int fr_long_double_int_reduce(int op, const void *src, void *dst, size_t n, int 
     return 0;
 }
 
-/* ---- Fortran MPI_IN_PLACE sentinels (weak: absent in pure C programs) ---- */
-#if !defined(MPICH_VERSION)
+/* ---- Fortran MPI_IN_PLACE sentinels (weak: absent in pure C programs) ----
+ * Open MPI only: MPICH's Fortran bindings translate them before calling C, and
+ * the SMPI build has no Fortran interface. */
+#if defined(OPEN_MPI)
 extern int mpi_fortran_in_place_ __attribute__((weak));
 extern int mpi_fortran_in_place __attribute__((weak));
 extern int mpi_fortran_in_place__ __attribute__((weak));
@@ -166,7 +187,7 @@ extern int MPI_FORTRAN_BOTTOM __attribute__((weak));
 
 /* Translate a Fortran buffer address to C: MPI_IN_PLACE / MPI_BOTTOM sentinels. */
 void *fr_fortran_buffer(void *p) {
-#if !defined(MPICH_VERSION)
+#if defined(OPEN_MPI)
     if (p != NULL && (p == (void *)&mpi_fortran_in_place_ || p == (void *)&mpi_fortran_in_place ||
                       p == (void *)&mpi_fortran_in_place__ || p == (void *)&MPI_FORTRAN_IN_PLACE))
         return MPI_IN_PLACE;

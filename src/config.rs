@@ -12,6 +12,7 @@
 //! | `FASTRED_HOST` | once per process | (this process's own) |
 //! | `FASTRED_LOG` | once per process | (this process's own) |
 //! | `FASTRED_FAULT` | once per process | (this process's own; tests only) |
+//! | `FASTRED_SMPI_FREE_REDUCTIONS` | once per process | (SimGrid SMPI build only: charge no γ) |
 //!
 //! "Agreed" settings are broadcast from rank 0 (`comm.rs`), so ranks started
 //! with different environments still choose alike (with a warning).
@@ -40,6 +41,10 @@ pub struct Local {
     pub stats: bool,
     pub host: Option<String>,
     pub fault: Option<Fault>,
+    /// `FASTRED_SMPI_FREE_REDUCTIONS`: in the SimGrid SMPI build, charge the
+    /// simulation nothing for reductions, as SMPI's built-in collectives do
+    /// (`crate::simulated`).
+    pub smpi_free_reductions: bool,
     tuning: OnceCell<Option<File>>,
     topology: OnceCell<Option<File>>,
 }
@@ -137,6 +142,7 @@ impl Local {
             stats: env("FASTRED_STATS").is_some_and(|v| !v.is_empty() && v != "0"),
             host: env("FASTRED_HOST"),
             fault,
+            smpi_free_reductions: env_switch("FASTRED_SMPI_FREE_REDUCTIONS"),
             tuning: OnceCell::new(),
             topology: OnceCell::new(),
         }

@@ -20,10 +20,16 @@ const _: () = {
     let _ = mpi_sys::OMPI_MAJOR_VERSION;
     assert!(std::mem::size_of::<MPI_Comm>() == 8, "mpi-sys bindings are not Open MPI's");
 };
-#[cfg(not(any(fastred_mpi = "mpich", fastred_mpi = "openmpi")))]
-compile_error!("build.rs did not detect the MPI flavour (set MPICC=mpicc.mpich or mpicc.openmpi)");
+#[cfg(fastred_mpi = "smpi")]
+const _: () = {
+    // Exists only in SimGrid's mpi.h; SMPI handles are pointers.
+    let _ = mpi_sys::smpi_execute_flops;
+    assert!(std::mem::size_of::<MPI_Comm>() == 8, "mpi-sys bindings are not SMPI's");
+};
+#[cfg(not(any(fastred_mpi = "mpich", fastred_mpi = "openmpi", fastred_mpi = "smpi")))]
+compile_error!("build.rs did not detect the MPI flavour (set MPICC=mpicc.mpich, mpicc.openmpi or smpicc)");
 
-/// The MPI this library was built for: "mpich" or "openmpi".
+/// The MPI this library was built for: "mpich", "openmpi" or "smpi".
 pub const FLAVOUR: &str = env!("FASTRED_MPI_FLAVOUR");
 
 /// A predefined-datatype entry of the shim's table.
@@ -50,6 +56,8 @@ extern "C" {
     pub fn fr_in_place() -> *mut c_void;
     pub fn fr_comm_null() -> MPI_Comm;
     pub fn fr_comm_self() -> MPI_Comm;
+    pub fn fr_comm_world() -> MPI_Comm;
+    pub fn fr_simulate_computation(seconds: f64);
     pub fn fr_datatype_null() -> MPI_Datatype;
     pub fn fr_byte() -> MPI_Datatype;
     pub fn fr_op_null() -> MPI_Op;

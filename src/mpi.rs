@@ -51,7 +51,7 @@ pub mod class {
 pub mod handle {
     use crate::ffi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
     // SAFETY (all): the shim returns a predefined handle of mpi.h.
-    pub fn comm_world() -> MPI_Comm { unsafe { ffi::RSMPI_COMM_WORLD } }
+    pub fn comm_world() -> MPI_Comm { unsafe { ffi::fr_comm_world() } }
     pub fn comm_self() -> MPI_Comm { unsafe { ffi::fr_comm_self() } }
     pub fn comm_null() -> MPI_Comm { unsafe { ffi::fr_comm_null() } }
     pub fn datatype_null() -> MPI_Datatype { unsafe { ffi::fr_datatype_null() } }
@@ -278,9 +278,10 @@ pub fn gather(comm: MPI_Comm, mine: &[u8], all: &mut [u8], root: usize) -> MpiRe
 pub fn add_error_code(class: c_int, text: &str) -> Option<c_int> {
     let text = std::ffi::CString::new(text).ok()?;
     let mut code = 0;
-    // SAFETY: out-pointer to a local; NUL-terminated string MPI copies.
+    // SAFETY: out-pointer to a local; NUL-terminated string MPI copies (SMPI
+    // declares it `char *` but does not write to it).
     let ok = unsafe {
-        ffi::PMPI_Add_error_code(class, &mut code) == ffi::SUCCESS && ffi::PMPI_Add_error_string(code, text.as_ptr()) == ffi::SUCCESS
+        ffi::PMPI_Add_error_code(class, &mut code) == ffi::SUCCESS && ffi::PMPI_Add_error_string(code, text.as_ptr().cast_mut()) == ffi::SUCCESS
     };
     ok.then_some(code)
 }
@@ -403,6 +404,13 @@ pub fn reduce_local(input: &[u8], inout: &mut [u8], extent: usize, datatype: MPI
         check(unsafe { ffi::PMPI_Reduce_local(buf_ptr(i), buf_mut_ptr(o), (o.len() / extent) as c_int, datatype, op) })?;
     }
     Ok(())
+}
+
+/// Advance this rank's simulated clock by `seconds` of computation (SimGrid
+/// SMPI; nothing in the MPICH and Open MPI builds).
+pub fn simulate_computation(seconds: f64) {
+    // SAFETY: a plain function of the C shim, valid in any rank's context.
+    unsafe { ffi::fr_simulate_computation(seconds) }
 }
 
 crate::pool_item!(MPI_Request);

@@ -10,6 +10,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
 use crate::select::Collective;
+use crate::simulated;
 use crate::transport::counting::{Counting, Traffic};
 use crate::transport::pmpi::PmpiTransport;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,8 +30,14 @@ impl Reducer for AnyReducer {
     }
     fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> MpiResult {
         match self {
-            AnyReducer::Builtin(r) => r.reduce(src, dst, src_is_left),
-            AnyReducer::User(r) => r.reduce(src, dst, src_is_left),
+            AnyReducer::Builtin(r) => {
+                simulated::charge_reduction(Some((r.op(), r.elem())), dst.len());
+                r.reduce(src, dst, src_is_left)
+            }
+            AnyReducer::User(r) => {
+                simulated::charge_reduction(None, dst.len());
+                r.reduce(src, dst, src_is_left)
+            }
         }
     }
 }

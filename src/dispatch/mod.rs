@@ -200,7 +200,9 @@ pub(crate) fn startup() {
 
 fn check_library_matches_build() {
     let version = mpi::library_version();
-    let running = if version.contains("MPICH") {
+    let running = if version.contains("SMPI") || version.contains("SimGrid") {
+        "smpi"
+    } else if version.contains("MPICH") {
         "mpich"
     } else if version.contains("Open MPI") {
         "openmpi"
@@ -224,6 +226,7 @@ fn pretty(flavour: &str) -> &str {
     match flavour {
         "mpich" => "MPICH",
         "openmpi" => "Open MPI",
+        "smpi" => "SimGrid SMPI",
         other => other,
     }
 }

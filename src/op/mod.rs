@@ -95,17 +95,22 @@ pub trait Reducer {
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinReducer {
     kernel: Kernel,
+    op: OpKind,
     elem: Elem,
 }
 
 impl BuiltinReducer {
     /// `None` when MPI does not define `op` on `elem`.
     pub fn new(op: OpKind, elem: Elem) -> Option<Self> {
-        kernels::kernel(op, elem).map(|kernel| BuiltinReducer { kernel, elem })
+        kernels::kernel(op, elem).map(|kernel| BuiltinReducer { kernel, op, elem })
     }
 
     pub fn elem(&self) -> Elem {
         self.elem
+    }
+
+    pub fn op(&self) -> OpKind {
+        self.op
     }
 }
 

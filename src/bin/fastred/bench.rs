@@ -17,23 +17,26 @@ fn pick_flavour(mpi: Option<String>) -> Result<String, String> {
     ["openmpi", "mpich"].iter().find(|f| library_for(f).is_some()).map(|f| f.to_string()).ok_or_else(|| "no libfastred.so built (run ci/build.sh)".into())
 }
 
-/// Compile the shipped benchmark for `flavour` next to this binary (once per source change).
-pub fn bench_binary(flavour: &str) -> Result<PathBuf, String> {
+/// Compile the shipped benchmark for `flavour` next to this binary (once per
+/// source change). SimGrid SMPI cannot preload: there the program is linked
+/// with `lib` (`--no-as-needed`, or SMPI's weak `MPI_*` keep the built-ins).
+pub fn bench_binary(flavour: &str, lib: &Path) -> Result<PathBuf, String> {
     let dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let src = dir.join("fastred_bench.c");
     let exe = dir.join(format!("fastred_bench.{flavour}"));
     let stale = std::fs::read_to_string(&src).map(|s| s != BENCH_SOURCE).unwrap_or(true) || !exe.exists();
     if stale {
         std::fs::write(&src, BENCH_SOURCE).map_err(|e| format!("{}: {e}", src.display()))?;
-        let status = Command::new(format!("mpicc.{flavour}"))
-            .args(["-O2", "-o"])
-            .arg(&exe)
-            .arg(&src)
-            .arg("-lm")
-            .status()
-            .map_err(|e| format!("cannot run mpicc.{flavour}: {e}"))?;
+        let compiler = if flavour == "smpi" { "smpicc".to_string() } else { format!("mpicc.{flavour}") };
+        let mut cc = Command::new(&compiler);
+        cc.args(["-O2", "-o"]).arg(&exe).arg(&src).arg("-lm");
+        if flavour == "smpi" {
+            let libdir = lib.parent().unwrap_or(Path::new("."));
+            cc.arg("-Wl,--no-as-needed").arg(format!("-L{}", libdir.display())).arg("-lfastred").arg(format!("-Wl,-rpath,{}", libdir.display()));
+        }
+        let status = cc.status().map_err(|e| format!("cannot run {compiler}: {e}"))?;
         if !status.success() {
-            return Err(format!("mpicc.{flavour} failed on {}", src.display()));
+            return Err(format!("{compiler} failed on {}", src.display()));
         }
     }
     Ok(exe)
@@ -64,7 +67,7 @@ pub fn run_bench(launch_args: Vec<String>, mut bench_args: Vec<String>, csv: &Pa
     let l = parse_launch(launch_args, false);
     let flavour = pick_flavour(l.mpi)?;
     let lib = library_for(&flavour).ok_or_else(|| format!("no libfastred.so built for {flavour}"))?;
-    let exe = bench_binary(&flavour)?;
+    let exe = bench_binary(&flavour, &lib)?;
     bench_args.push("--csv".into());
     bench_args.push(csv.display().to_string());
     let mut cmd = mpirun_command(&flavour, l.launcher.as_deref(), &lib);

@@ -342,7 +342,7 @@ pub fn export(kind: &str, file: &str, from: Vec<String>, args: Vec<String>) -> i
             Format::MpichJson => {
                 let exe = match exe {
                     Some(e) => e,
-                    None => crate::bench::bench_binary("mpich")?,
+                    None => crate::bench::bench_binary("mpich", Path::new(""))?,
                 };
                 let lib = linked_library(&exe, "libmpich").ok_or("cannot find the libmpich the benchmark links (ldd)")?;
                 mpich_json(&ranges, &builtin_mpich_json(&lib)?)

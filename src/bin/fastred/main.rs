@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible] [--model A,B,G]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -37,6 +37,7 @@ usage:
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
                   [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES] [--reproducible]
+                  [--model ALPHA,BETA,GAMMA]   (s, s/B, s/B; default 50e-6,8e-9,1e-9)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
@@ -131,6 +132,10 @@ pub fn mpirun_command(flavour: &str, launcher: Option<&str>, lib: &Path) -> Comm
         for v in fastred_vars {
             cmd.arg("-x").arg(v);
         }
+    } else if flavour == "smpi" {
+        // Every rank runs in smpirun's one process (the environment is shared);
+        // each gets its own copy of the library, linked into the program.
+        cmd.arg(format!("--cfg=smpi/privatize-libs:{}", lib.display()));
     } else {
         // Hydra passes the whole environment on; LD_PRELOAD only to the ranks.
         cmd.arg("-genv").arg("LD_PRELOAD").arg(lib);
@@ -263,11 +268,21 @@ fn info() -> i32 {
     0
 }
 
+/// `ALPHA,BETA,GAMMA` in seconds and seconds per byte, e.g. `2e-6,8e-11,0`.
+fn parse_model(s: &str) -> Option<CostModel> {
+    let v: Vec<f64> = s.split(',').map(|x| x.trim().parse::<f64>().ok().filter(|x| *x >= 0.0)).collect::<Option<_>>()?;
+    match v[..] {
+        [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
+        _ => None,
+    }
+}
+
 fn explain(args: Vec<String>) -> i32 {
     let (mut coll, mut procs, mut bytes, mut elem) = (None, None, None, 8usize);
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
     let mut floating = true;
+    let mut m = CostModel::default();
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -283,6 +298,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--topology" => topology = true,
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
+            "--model" => m = parse_model(&value()).unwrap_or_else(|| usage()),
             _ => usage(),
         }
     }
@@ -314,8 +330,7 @@ fn explain(args: Vec<String>) -> i32 {
     }
     println!("  δ_expo,max({procs}) = {}; binary-blocks rule δ < lg(bytes)/2 − 2.5 = {:.2}: {}", delta_expo_max(procs),
         (bytes.max(1) as f64).log2() / 2.0 - 2.5, select::binary_blocks_rule(bytes, procs));
-    let m = CostModel::default();
-    println!("  α-β-γ model (α = {:.0} µs, β = {:.1} ns/B, γ = {:.1} ns/B; fastred::model), estimates:", m.alpha * 1e6, m.beta * 1e9, m.gamma * 1e9);
+    println!("  α-β-γ model (α = {:.2} µs, β = {:.3} ns/B, γ = {:.3} ns/B; fastred::model), estimates:", m.alpha * 1e6, m.beta * 1e9, m.gamma * 1e9);
     let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
         .iter()
         .filter(|a| a.can_run(&shape) && **a != Algorithm::Native)
@@ -323,7 +338,7 @@ fn explain(args: Vec<String>) -> i32 {
         .collect();
     rows.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (a, t) in rows {
-        println!("    {:20} {:>12.1} µs{}", a.name(), t * 1e6, if a == choice.algorithm { "   ← chosen" } else { "" });
+        println!("    {:20} {:>12.3} µs{}", a.name(), t * 1e6, if a == choice.algorithm { "   ← chosen" } else { "" });
     }
     0
 }

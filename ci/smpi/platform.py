@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Write a SimGrid platform file with at least NODES hosts of KIND.
+
+usage: platform.py KIND NODES OUT.xml  ->  prints the host names, one per line
+
+Kinds (links full duplex, SPLITDUPLEX; ranks on one host talk through its
+loopback, 50 GB/s and 0.1 us, like shared memory):
+  flat        every host on a private 100 Gbit/s (12.5 GB/s), 1 us link, no core limit
+  flat10g     the same at 10 Gbit/s (1.25 GB/s), 2 us
+  fattree     2-level fat tree, 16 hosts per leaf switch, full bisection, 100 Gbit/s, 1 us
+  fattree2to1 / fattree4to1   the same with 8 / 4 uplinks per leaf (2:1 / 4:1 oversubscribed)
+  torus       3D torus of hosts (dimensions near a cube), 100 Gbit/s, 1 us per link
+  dragonfly   groups of 4 chassis x 4 routers x 4 hosts, one link between routers,
+              chassis and groups, 100 Gbit/s, 1 us
+"""
+import math
+import sys
+
+LINK = {"bw": "12.5GBps", "lat": "1us"}
+
+
+def torus_dims(n):
+    """Three dimensions, powers of two or near-cubic, whose product is >= n."""
+    best = None
+    side = max(1, round(n ** (1 / 3)))
+    for a in range(1, 2 * side + 2):
+        for b in range(a, 2 * side + 2):
+            c = math.ceil(n / (a * b))
+            if c < b:
+                continue
+            key = (a * b * c, c - a)
+            if best is None or key < best[0]:
+                best = (key, (c, b, a))
+    return best[1]
+
+
+def cluster(kind, nodes):
+    """(attributes of the <cluster> tag, number of hosts)."""
+    bw, lat = LINK["bw"], LINK["lat"]
+    if kind == "flat10g":
+        bw, lat = "1.25GBps", "2us"
+    attrs = {"bw": bw, "lat": lat}
+    if kind in ("flat", "flat10g"):
+        return attrs, nodes
+    if kind.startswith("fattree"):
+        leaf = 16
+        leaves = max(1, math.ceil(nodes / leaf))
+        up = {"fattree": 16, "fattree2to1": 8, "fattree4to1": 4}[kind]
+        if leaves == 1:  # one switch: nothing to oversubscribe
+            attrs.update(topology="FAT_TREE", topo_parameters=f"1;{leaf};1;1")
+            return attrs, leaf
+        attrs.update(topology="FAT_TREE", topo_parameters=f"2;{leaf},{leaves};1,{up};1,1")
+        return attrs, leaf * leaves
+    if kind == "torus":
+        dims = torus_dims(nodes)
+        attrs.update(topology="TORUS", topo_parameters=",".join(map(str, dims)))
+        return attrs, dims[0] * dims[1] * dims[2]
+    if kind == "dragonfly":
+        per_group = 4 * 4 * 4
+        groups = max(1, math.ceil(nodes / per_group))
+        attrs.update(topology="DRAGONFLY", topo_parameters=f"{groups},1;4,1;4,1;4")
+        return attrs, groups * per_group
+    raise SystemExit(f"platform.py: unknown kind {kind!r} (see the usage)")
+
+
+def main():
+    if len(sys.argv) != 4:
+        raise SystemExit(__doc__)
+    kind, nodes, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    attrs, hosts = cluster(kind, nodes)
+    extra = " ".join(f'{k}="{v}"' for k, v in attrs.items())
+    with open(out, "w") as f:
+        f.write(f"""<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <!-- ci/smpi/platform.py {kind} {nodes}: {hosts} hosts -->
+  <cluster id="{kind}" prefix="node-" suffix="" radical="0-{hosts - 1}" speed="1Gf"
+           sharing_policy="SPLITDUPLEX" loopback_bw="50GBps" loopback_lat="0.1us"
+           {extra}/>
+</platform>
+""")
+    # Hosts in an order that fills leaf switches / routers first (the cluster's numbering).
+    for h in range(hosts):
+        print(f"node-{h}")
+
+
+if __name__ == "__main__":
+    main()

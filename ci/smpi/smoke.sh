@@ -1,0 +1,63 @@
+#!/bin/bash
+# CI smoke run of the SimGrid SMPI build (issue 13): 64 simulated ranks on a
+# 2-level fat tree (100 Gbit/s, 1 us), fastred linked into fastred_bench.
+# Checks:
+#  1. allreduce, reduce and reduce_scatter_block give exact results (the
+#     benchmark checks every variant's sums and aborts otherwise) for native,
+#     the default and three algorithms, 8 B - 1 MiB, p = 64 and 100;
+#  2. fastred ran its own algorithms (the CSV names them, not "native");
+#  3. simulated times are deterministic (a second run gives the same CSV);
+#  4. the α-β-γ model is exact where the papers' formulas are (flat platform,
+#     no contention): recursive doubling and halving & doubling at p = 64
+#     within 0.5% of `fastred explain --model`'s estimates, with reductions
+#     free (FASTRED_SMPI_FREE_REDUCTIONS=1) and charged (the default: γ per
+#     byte reduced, src/simulated.rs).
+# Skipped (exit 0, with a message) where SimGrid cannot be installed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+bash ci/smpi/build.sh
+rc=$?
+if [ $rc -eq 3 ]; then echo "SKIPPED: SimGrid SMPI cannot be installed here"; exit 0; fi
+[ $rc -eq 0 ] || exit 1
+fastred=$root/target/mpich/release/fastred
+[ -x "$fastred" ] || { echo "smoke: build the tool first (ci/build.sh)"; exit 1; }
+tmp=$(mktemp -d /tmp/fastred-smpi-smoke.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bench() { # CSV PLATFORM NP bench args...
+    local csv=$1 kind=$2 np=$3; shift 3
+    "$fastred" bench --mpi smpi --csv "$csv" --launcher "bash $root/ci/smpi/smpirun.sh --platform $kind" -np "$np" -- --reps 1 --quiet "$@" > "$tmp/log" 2>&1 \
+        || { echo "FAIL: bench $kind np $np $*:"; tail -5 "$tmp/log"; fail=1; return 1; }
+}
+for np in 64 100; do
+    bench "$tmp/np$np.csv" fattree "$np" --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
+        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline && echo "ok    exact results, np $np (fat tree)"
+done
+if [ -s "$tmp/np64.csv" ]; then
+    ran=$(awk -F, 'NR > 1 && $4 != "native" && $5 == "native"' "$tmp/np64.csv" | wc -l)
+    ours=$(awk -F, 'NR > 1 && $4 != "native" && $5 != "native"' "$tmp/np64.csv" | wc -l)
+    if [ "$ran" -eq 0 ] && [ "$ours" -gt 20 ]; then echo "ok    fastred ran its own algorithms ($ours rows)"
+    else echo "FAIL: $ran fastred rows ran native, $ours ran fastred's algorithms"; fail=1; fi
+    bench "$tmp/again.csv" fattree 64 --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
+        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline \
+        && if cmp -s "$tmp/np64.csv" "$tmp/again.csv"; then echo "ok    deterministic: a second run gives the same CSV"
+           else echo "FAIL: a second run gave other times"; diff "$tmp/np64.csv" "$tmp/again.csv" | head; fail=1; fi
+fi
+# 4-5. model check: flat platform, each message crosses two 1 us, 12.5 GB/s links
+# (α = 2 µs, β = 0.08 ns/B); reductions free, then charged at γ = 0.06 ns/B
+# (src/simulated.rs: SUM on double).
+model_check() { # CSV GAMMA
+    local n=0
+    while IFS=, read -r coll procs bytes variant algo reps median rest; do
+        est=$("$fastred" explain --coll "$coll" --procs "$procs" --bytes "$bytes" --model "2e-6,8e-11,$2" | awk -v a="$algo" '$1 == a { print $2 * 1e-6 }')
+        if awk -v s="$median" -v e="$est" 'BEGIN { d = s / e - 1; exit !(e > 0 && d < 0.005 && d > -0.005) }'; then n=$((n + 1))
+        else echo "FAIL: $algo $bytes B on $procs ranks, γ = $2: simulated $median s, model ${est:-none} s"; fail=1; fi
+    done < <(tail -n +2 "$1")
+    echo "ok    γ = $2 s/B: $n simulated times within 0.5% of the α-β-γ formulas (recursive doubling, halving & doubling, 8 B-128 KiB, p = 64)"
+}
+FASTRED_SMPI_FREE_REDUCTIONS=1 bench "$tmp/free.csv" flat 64 --colls allreduce --sizes 8:1M --factor 128 --algos recursive_doubling,rabenseifner \
+    && model_check "$tmp/free.csv" 0
+bench "$tmp/charged.csv" flat 64 --colls allreduce --sizes 8:1M --factor 128 --algos recursive_doubling,rabenseifner \
+    && model_check "$tmp/charged.csv" 6e-11
+exit $fail

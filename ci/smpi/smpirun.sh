@@ -1,0 +1,47 @@
+#!/bin/bash
+# An mpirun-compatible launcher for SimGrid SMPI, for `fastred bench --mpi smpi
+# --launcher "bash ci/smpi/smpirun.sh [options]"` and the scripts in ci/smpi.
+#
+# usage: ci/smpi/smpirun.sh [--platform KIND] [--per-node K] [--builtin COLL:NAME]...
+#                           [smpirun/--cfg options] -np N PROGRAM [ARGS]
+#   --platform KIND   flat (default), flat10g, fattree, fattree2to1, fattree4to1,
+#                     torus, dragonfly (ci/smpi/platform.py)
+#   --per-node K      K consecutive ranks per host (default 1): they talk through
+#                     the host's loopback (50 GB/s), like shared memory
+#   --builtin C:NAME  SMPI's own algorithm behind PMPI_<C> (--cfg=smpi/C:NAME),
+#                     e.g. allreduce:rab_rdb; "native" in fastred_bench is that
+#
+# Simulated time is deterministic: computation between MPI calls is not
+# measured (smpi/simulate-computation:no; fastred charges its reductions itself,
+# src/simulated.rs), and SMPI's size-dependent correction factors are off, so a
+# message of m bytes over a route costs its links' latencies + m / bandwidth
+# (no cross-traffic of acknowledgements, which would take 5% of each link).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kind=flat
+per_node=1
+np=
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --platform) kind=$2; shift 2 ;;
+        --per-node) per_node=$2; shift 2 ;;
+        --builtin) args+=("--cfg=smpi/${2%%:*}:${2#*:}"); shift 2 ;;
+        -np|-n) np=$2; shift 2 ;;
+        --cfg=*|-map|-analyze|-keep-temps) args+=("$1"); shift ;;
+        -wrapper|-tmpdir) args+=("$1" "$2"); shift 2 ;;
+        *) break ;;
+    esac
+done
+[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+nodes=$(( (np + per_node - 1) / per_node ))
+python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" > "$work/hosts"
+# K ranks per host: each host named K times in a row.
+awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
+exec smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
+    --cfg=network/crosstraffic:0 \
+    --cfg=smpi/allgather:mpich --cfg=smpi/bcast:mpich --cfg=smpi/barrier:mpich \
+    --log=root.thr:warning "${args[@]}" "$@"

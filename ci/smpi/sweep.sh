@@ -1,0 +1,79 @@
+#!/bin/bash
+# A sweep of fastred's algorithms against SimGrid SMPI's built-in ones, in
+# simulation: one CSV in fastred_bench's format, SMPI's algorithms as variants
+# "native:NAME" (as `fastred tune --export` labels a library's own algorithms).
+#
+# usage: ci/smpi/sweep.sh --out FILE.csv [--platform KIND] [--per-node K]
+#          [--np "64 100 256"] [--colls allreduce,reduce,reduce_scatter_block]
+#          [--sizes 8:64M] [--factor 8] [--algos default,ring,...|all]
+#          [--builtins "allreduce:lr,rab_rdb reduce:binomial"] [--limit SECONDS]
+#
+# --algos goes to fastred_bench (fastred's variants; "all" = every algorithm);
+# --builtins lists SMPI algorithms per collective (default: every one SMPI 3.32
+# has for allreduce, reduce and reduce_scatter); each is one run with
+# --cfg=smpi/COLL:NAME, whose "native" rows are relabelled.
+# --limit: CPU seconds per run (default 1800); a run over it is killed and
+# listed in FILE.skipped with the reason, the sweep goes on.
+# Every simulated run is deterministic; runs with the same arguments give the
+# same times. Extra environment (FASTRED_*) is passed on to the ranks.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out= kind=flat per_node=1 nps="64" colls=allreduce,reduce,reduce_scatter_block
+sizes=8:64M factor=8 algos=all limit=1800
+declare -A builtins=(
+    [allreduce]="default,lr,rab1,rab2,rab_rdb,rdb,smp_binomial,smp_binomial_pipeline,smp_rdb,smp_rsag,smp_rsag_lr,smp_rsag_rab,redbcast,ompi,ompi_ring_segmented,mpich,mvapich2,mvapich2_rs,mvapich2_two_level,impi,rab"
+    [reduce]="default,arrival_pattern_aware,binomial,flat_tree,NTSL,scatter_gather,ompi,ompi_chain,ompi_pipeline,ompi_basic_linear,ompi_in_order_binary,ompi_binary,ompi_binomial,mpich,mvapich2,mvapich2_knomial,mvapich2_two_level,impi,rab"
+    [reduce_scatter]="default,ompi,ompi_basic_recursivehalving,ompi_ring,ompi_butterfly,mpich,mpich_pair,mpich_rdb,mpich_noncomm,mvapich2,impi"
+)
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) out=$2 ;; --platform) kind=$2 ;; --per-node) per_node=$2 ;; --np) nps=$2 ;;
+        --colls) colls=$2 ;; --sizes) sizes=$2 ;; --factor) factor=$2 ;; --algos) algos=$2 ;;
+        --limit) limit=$2 ;;
+        --builtins) builtins=(); for spec in $2; do builtins[${spec%%:*}]=${spec#*:}; done ;;
+        *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+    esac
+    shift 2
+done
+[ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+fastred=$root/target/mpich/release/fastred
+[ -x "$fastred" ] || fastred=$root/target/openmpi/release/fastred
+lib=$root/target/smpi/release/libfastred.so
+[ -x "$fastred" ] && [ -f "$lib" ] || { echo "sweep.sh: build first: ci/smpi/build.sh" >&2; exit 2; }
+mkdir -p "$(dirname "$out")"
+tmp=$(mktemp -d /tmp/fastred-sweep.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+: > "$out.skipped"
+header=collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native
+echo "$header" > "$out"
+
+# run LABEL CSV -np N -- bench args; appends CSV's rows (relabelled native → native:LABEL) to $out
+run() {
+    local label=$1 csv=$2; shift 2
+    local start=$SECONDS
+    ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
+    local rc=$?
+    if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then
+        echo "$label $*: exit $rc after $((SECONDS - start)) s ($(tail -1 "$tmp/log"))" >> "$out.skipped"
+        echo "  skipped: $label (exit $rc, see $out.skipped)"
+        return
+    fi
+    tail -n +2 "$csv" | awk -F, -v OFS=, -v l="$label" '$4 == "native" && l != "" { $4 = "native:" l; $5 = $4 } { print }' >> "$out"
+    echo "  $label: $((SECONDS - start)) s"
+}
+
+launcher() { echo "bash $here/smpirun.sh --platform $kind --per-node $per_node $*"; }
+for np in $nps; do
+    echo "== $kind, $per_node rank(s) per node, $np ranks"
+    run "" "$tmp/fastred.csv" --launcher "$(launcher)" -np "$np" -- --colls "$colls" --algos "$algos" \
+        --sizes "$sizes" --factor "$factor" --reps 1 --quiet
+    for coll in ${colls//,/ }; do
+        smpi_coll=$coll; [ "$coll" = reduce_scatter_block ] && smpi_coll=reduce_scatter
+        for b in ${builtins[$smpi_coll]//,/ }; do
+            run "$b" "$tmp/$b.csv" --launcher "$(launcher --builtin "$smpi_coll:$b")" -np "$np" -- --colls "$coll" \
+                --algos native --sizes "$sizes" --factor "$factor" --reps 1 --quiet
+        done
+    done
+done
+echo "wrote $out ($(($(wc -l < "$out") - 1)) rows); skipped runs: $(wc -l < "$out.skipped")"
