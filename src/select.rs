@@ -6,6 +6,7 @@
 
 pub use crate::collective::Collective;
 pub use crate::algo::registry::Algorithm;
+use crate::model::CostModel;
 use std::fmt;
 
 impl Algorithm {
@@ -157,6 +158,14 @@ impl Condition {
     }
 }
 
+/// What a rule chooses: one algorithm, or (`model`) the algorithm the table's
+/// α-β-γ cost model estimates fastest among those that can run the call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    Algorithm(Algorithm),
+    Model,
+}
+
 /// One line of a selection table.
 #[derive(Clone, Debug, PartialEq)]
 struct Rule {
@@ -164,7 +173,7 @@ struct Rule {
     bytes: (usize, usize),
     procs: (usize, usize),
     conditions: Vec<Condition>,
-    algorithm: Algorithm,
+    target: Target,
     line: usize,
     text: String,
 }
@@ -173,6 +182,9 @@ struct Rule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     rules: Vec<Rule>,
+    /// The α-β-γ parameters of `model` rules (the table's `model` line, else
+    /// [`CostModel::default`]).
+    pub model: CostModel,
     /// Where it came from, for messages ("default" or a path).
     pub source: String,
 }
@@ -206,6 +218,7 @@ impl Table {
     /// Parse a table; errors name the line.
     pub fn parse(text: &str, source: &str) -> Result<Table, String> {
         let mut rules = Vec::new();
+        let mut model = CostModel::default();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -214,6 +227,10 @@ impl Table {
             }
             let err = |what: String| format!("{source}: line {line}: {what}: '{content}'");
             let cols: Vec<&str> = content.split_whitespace().collect();
+            if cols[0] == "model" {
+                model = parse_model_line(&cols[1..]).ok_or_else(|| err("expected 'model ALPHA BETA GAMMA' (seconds, seconds per byte)".into()))?;
+                continue;
+            }
             let [coll, bytes, procs, conds, algo] = cols[..] else {
                 return Err(err(format!("expected 5 columns, found {}", cols.len())));
             };
@@ -233,10 +250,13 @@ impl Table {
                     })
                     .collect::<Result<_, _>>()?
             };
-            let algorithm = Algorithm::from_name(algo).ok_or_else(|| err(format!("unknown algorithm '{algo}'")))?;
-            rules.push(Rule { coll, bytes, procs, conditions, algorithm, line, text: content.split_whitespace().collect::<Vec<_>>().join(" ") });
+            let target = match algo {
+                "model" => Target::Model,
+                _ => Target::Algorithm(Algorithm::from_name(algo).ok_or_else(|| err(format!("unknown algorithm '{algo}'")))?),
+            };
+            rules.push(Rule { coll, bytes, procs, conditions, target, line, text: content.split_whitespace().collect::<Vec<_>>().join(" ") });
         }
-        Ok(Table { rules, source: source.to_string() })
+        Ok(Table { rules, model, source: source.to_string() })
     }
 
     /// The compiled-in default table.
@@ -259,8 +279,20 @@ impl Table {
                 && (r.bytes.0..=r.bytes.1).contains(&s.bytes)
                 && (r.procs.0..=r.procs.1).contains(&s.procs)
                 && r.conditions.iter().all(|c| c.holds(s))
-                && r.algorithm.can_run(s)
+                && match r.target {
+                    Target::Algorithm(a) => a.can_run(s),
+                    Target::Model => true,
+                }
         })
+    }
+}
+
+/// `ALPHA BETA GAMMA`: seconds, seconds per byte, seconds per byte (≥ 0).
+fn parse_model_line(cols: &[&str]) -> Option<CostModel> {
+    let v: Vec<f64> = cols.iter().map(|c| c.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)).collect::<Option<_>>()?;
+    match v[..] {
+        [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
+        _ => None,
     }
 }
 
@@ -308,22 +340,28 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
     }
     match table.lookup(shape) {
         Some(rule) => Choice {
-            algorithm: rule.algorithm,
+            algorithm: match rule.target {
+                Target::Algorithm(a) => a,
+                Target::Model => fastest(shape, &table.model).unwrap_or(Algorithm::Native),
+            },
             reason: Reason::Rule { source: &table.source, line: rule.line, text: &rule.text },
             override_ignored,
         },
-        None if shape.order_is_fixed() => Choice { algorithm: fastest_canonical(shape), reason: Reason::Model, override_ignored },
+        // Halving & doubling computes the canonical order of every call the
+        // mode constrains (predefined, commutative ops).
+        None if shape.order_is_fixed() => {
+            Choice { algorithm: fastest(shape, &table.model).unwrap_or(Algorithm::Rabenseifner), reason: Reason::Model, override_ignored }
+        }
         None => Choice { algorithm: Algorithm::Native, reason: Reason::NoRule { source: &table.source }, override_ignored },
     }
 }
 
-/// The algorithm computing the canonical order that the default cost model
-/// estimates fastest for `shape` (halving & doubling computes it for all
-/// four collectives, so there is always one).
-fn fastest_canonical(shape: &Shape) -> Algorithm {
-    let model = crate::model::CostModel::default();
-    let cost = |a: &Algorithm| a.estimate(shape.coll, shape.bytes, shape.procs, &model).unwrap_or(f64::INFINITY);
-    Algorithm::ALL.into_iter().filter(|a| a.can_run(shape)).min_by(|a, b| cost(a).total_cmp(&cost(b))).unwrap_or(Algorithm::Rabenseifner)
+/// Of fastred's algorithms that can run `shape` (only canonical ones where
+/// the order is fixed), the one `model` estimates fastest; `None` when none
+/// can run it.
+pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
+    let cost = |a: &Algorithm| a.estimate(shape.coll, shape.bytes, shape.procs, model).unwrap_or(f64::INFINITY);
+    Algorithm::ALL.into_iter().filter(|a| *a != Algorithm::Native && a.can_run(shape)).min_by(|a, b| cost(a).total_cmp(&cost(b)))
 }
 
 #[cfg(test)]
@@ -348,14 +386,13 @@ mod tests {
     #[test]
     fn default_table_adds_circulant_where_the_cost_model_says_it_wins() {
         assert_eq!(pick_default(ReduceScatter, 64, 3), Circulant);
-        assert_eq!(pick_default(ReduceScatterBlock, 128 << 10, 100), Circulant);
-        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 100), Ring);
+        assert_eq!(pick_default(ReduceScatterBlock, 128 << 10, 13), Circulant);
+        assert_eq!(pick_default(ReduceScatterBlock, 1 << 20, 13), Ring);
         assert_eq!(pick_default(ReduceScatter, 1 << 20, 2), Pairwise);
         assert_eq!(pick_default(Allreduce, 128 << 10, 7), Circulant);
-        assert_eq!(pick_default(Allreduce, 32 << 10, 96), Circulant);
         assert_eq!(pick_default(Reduce, 4096, 13), Circulant);
         // Powers of two, short vectors and non-commutative ops are unchanged.
-        assert_eq!(pick_default(Allreduce, 128 << 10, 64), Rabenseifner);
+        assert_eq!(pick_default(Allreduce, 128 << 10, 16), Rabenseifner);
         assert_eq!(pick_default(Allreduce, 512, 13), Tree);
         let mut s = shape(Allreduce, 1 << 20, 12);
         s.commutative = false;
@@ -366,6 +403,7 @@ mod tests {
     fn default_table_has_the_measured_long_vector_rules() {
         assert_eq!(pick_default(Allreduce, 256 << 10, 8), Ring);
         assert_eq!(pick_default(Allreduce, 16 << 20, 13), Ring);
+        assert_eq!(pick_default(Allreduce, 16 << 20, 16), Ring);
         assert_eq!(pick_default(Allreduce, 255 << 10, 8), Rabenseifner);
         assert_eq!(pick_default(Reduce, 64 << 10, 5), Pipeline);
         assert_eq!(pick_default(Reduce, 60 << 10, 5), Circulant);
@@ -389,6 +427,50 @@ mod tests {
         let c = choose(&s, Some(Pipeline), &t);
         assert!(c.override_ignored && c.algorithm == Ring);
         assert_eq!(choose(&Shape { coll: Reduce, ..s }, Some(FibonacciTree), &t).algorithm, FibonacciTree);
+    }
+
+    #[test]
+    fn beyond_the_measured_process_counts_the_model_decides() {
+        // Issue 13's example: the ring's 2(p-1) latencies at p = 1024.
+        let t = Table::default_table();
+        for p in [17, 100, 1000, 1024, 4096] {
+            for bytes in [64 << 10, 1 << 20, 16 << 20] {
+                for coll in Collective::ALL {
+                    let s = shape(coll, bytes, p);
+                    let c = choose(&s, None, &t);
+                    assert!(c.reason.to_string().contains("model"), "{coll:?} {bytes} B p {p}: {}", c.reason);
+                    assert_eq!(Some(c.algorithm), fastest(&s, &t.model), "{coll:?} {bytes} B p {p}");
+                    assert_ne!(c.algorithm, Ring, "{coll:?} {bytes} B p {p}");
+                }
+            }
+        }
+        assert_eq!(pick_default(Allreduce, 1 << 20, 1024), Rabenseifner);
+        // The measured rules keep their range.
+        assert_eq!(pick_default(Allreduce, 1 << 20, 16), Ring);
+    }
+
+    #[test]
+    fn model_rules_use_the_tables_model() {
+        let text = "model 1e-6 1e-10 0\n* * * - model\n";
+        let t = Table::parse(text, "t").unwrap();
+        assert_eq!(t.model, CostModel { alpha: 1e-6, beta: 1e-10, gamma: 0.0 });
+        // Each choice is the estimate's minimum under that model, and the
+        // model matters: with a huge α the fewest-latency algorithm wins.
+        let s = shape(Allreduce, 1 << 20, 100);
+        let cheap = choose(&s, None, &t).algorithm;
+        let cost = |a: Algorithm, m: &CostModel| a.estimate(Allreduce, 1 << 20, 100, m).unwrap_or(f64::INFINITY);
+        assert!(Algorithm::ALL.iter().filter(|a| **a != Native && a.can_run(&s)).all(|a| cost(cheap, &t.model) <= cost(*a, &t.model)));
+        let slow = Table::parse("model 1 1e-10 0\n* * * - model\n", "t").unwrap();
+        assert_eq!(choose(&shape(Allreduce, 1 << 20, 100), None, &slow).algorithm, RecursiveDoubling);
+        // A model rule with nothing to run hands the call to the library.
+        let mut nc = shape(ReduceScatter, 1 << 20, 100);
+        nc.commutative = false;
+        nc.builtin_op = false;
+        assert_eq!(choose(&nc, None, &t).algorithm, Native);
+        for bad in ["model 1 2\n", "model a b c\n", "model -1 0 0\n", "model 1 2 3 4\n"] {
+            let e = Table::parse(bad, "f").unwrap_err();
+            assert!(e.contains("f: line 1") && e.contains("model ALPHA BETA GAMMA"), "{bad}: {e}");
+        }
     }
 
     #[test]

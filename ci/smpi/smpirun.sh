@@ -15,7 +15,11 @@
 # measured (smpi/simulate-computation:no; fastred charges its reductions itself,
 # src/simulated.rs), and SMPI's size-dependent correction factors are off, so a
 # message of m bytes over a route costs its links' latencies + m / bandwidth
-# (no cross-traffic of acknowledgements, which would take 5% of each link).
+# (no cross-traffic of acknowledgements, which would take 5% of each link),
+# plus 0.5 us of software overhead per message at the sender and at the
+# receiver (smpi/os, smpi/or; LogGP's o, measured at 0.3-1 us for MPI over
+# InfiniBand). Without it a message costs the CPUs nothing, and a root that
+# receives from all p-1 others at once (a flat tree) pays one latency.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=flat
@@ -42,6 +46,6 @@ python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" > "$work/hosts
 awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
 exec smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-    --cfg=network/crosstraffic:0 \
+    --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:mpich --cfg=smpi/barrier:mpich \
     --log=root.thr:warning "${args[@]}" "$@"

@@ -174,6 +174,18 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
          # Rules handing calls to the library (native) are for floating-point types only: they were\n\
          # measured on doubles, and both MPI libraries get some integer reductions wrong (README).\n"
     );
+    if let Some(f) = crate::fit::fit(records) {
+        out += &format!(
+            "# The α-β-γ model fitted to {} measurements of the algorithms whose formula is linear in\n\
+             # α, β, γ (median error {:.1}%): what `model` rules estimate with.\n\
+             model {:.4e} {:.4e} {:.4e}\n",
+            f.points,
+            f.median_error * 100.0,
+            f.model.alpha,
+            f.model.beta,
+            f.model.gamma
+        );
+    }
     for ((coll, procs), ranges) in size_ranges(records) {
         for r in ranges {
             let hi = r.hi.map_or(String::new(), |h| h.to_string());
@@ -202,6 +214,21 @@ pub fn tune(args: Vec<String>) -> i32 {
         }
         return crate::export::export(&kind, &file, from, rest);
     }
+    // --from CSV[,CSV...] --out FILE: the table from earlier measurements, no run.
+    if let Some(i) = args.iter().position(|a| a == "--from") {
+        let files: Vec<PathBuf> = args.get(i + 1).map(|l| l.split(',').map(PathBuf::from).collect()).unwrap_or_default();
+        let Some(out) = args.iter().position(|a| a == "--out").and_then(|j| args.get(j + 1)) else {
+            eprintln!("fastred tune: --out FILE is required");
+            return 2;
+        };
+        return match read_all(&files) {
+            Ok(records) => write_table(&records, &format!("from {}", args[i + 1]), out, &files[0]),
+            Err(e) => {
+                eprintln!("fastred tune: {e}");
+                2
+            }
+        };
+    }
     let (launch, mut bench_args, opts) = split_args(args);
     let Some(out) = opts.get("out") else {
         eprintln!("fastred tune: --out FILE is required");
@@ -226,7 +253,11 @@ pub fn tune(args: Vec<String>) -> i32 {
             return 2;
         }
     };
-    let table = tuning_table(&records, &format!("bench args: {}", bench_args.join(" ")));
+    write_table(&records, &format!("bench args: {}", bench_args.join(" ")), out, &csv)
+}
+
+fn write_table(records: &[Record], origin: &str, out: &str, csv: &Path) -> i32 {
+    let table = tuning_table(records, origin);
     if let Err(e) = fastred::select::Table::parse(&table, out) {
         eprintln!("fastred tune: the generated table does not parse ({e}); not written");
         return 2;

@@ -13,6 +13,7 @@
 
 mod bench;
 mod export;
+mod fit;
 mod plot;
 mod results;
 
@@ -42,7 +43,9 @@ usage:
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
   fastred tune [--mpi F] [--launcher CMD] [mpirun args] --out FILE [-- bench args]
-        benchmark every algorithm and write a FASTRED_TUNING table of the fastest per size
+  fastred tune --from CSV[,CSV...] --out FILE
+        benchmark every algorithm and write a FASTRED_TUNING table of the fastest per size, with
+        the α-β-γ model fitted to the times (its `model` line; --from: from earlier runs' CSVs)
   fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [--launcher CMD] [mpirun args] [-- bench args]
         benchmark each of the MPI library's own algorithms (forced through its controls) and write
         the fastest per size in the format its selector loads (Open MPI's dynamic rules file,
