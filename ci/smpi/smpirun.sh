@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
         --builtin) args+=("--cfg=smpi/${2%%:*}:${2#*:}"); shift 2 ;;
         -np|-n) np=$2; shift 2 ;;
         --cfg=*|-map|-analyze|-keep-temps) args+=("$1"); shift ;;
-        -wrapper|-tmpdir) args+=("$1" "$2"); shift 2 ;;
+        -wrapper) args+=("$1" "$2"); shift 2 ;;
         *) break ;;
     esac
 done
@@ -44,7 +44,9 @@ nodes=$(( (np + per_node - 1) / per_node ))
 python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" > "$work/hosts"
 # K ranks per host: each host named K times in a row.
 awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
-exec smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" \
+# Its own temporary directory: SMPI copies the program and libfastred.so there
+# for each rank, and simulations may run side by side.
+smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
     --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:mpich --cfg=smpi/barrier:mpich \

@@ -54,6 +54,11 @@ run() {
     local start=$SECONDS
     ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
     local rc=$?
+    if [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ]; then # a failed start: once more
+        sleep 2
+        ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
+        rc=$?
+    fi
     if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then
         echo "$label $*: exit $rc after $((SECONDS - start)) s ($(tail -1 "$tmp/log"))" >> "$out.skipped"
         echo "  skipped: $label (exit $rc, see $out.skipped)"

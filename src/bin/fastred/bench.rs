@@ -26,18 +26,24 @@ pub fn bench_binary(flavour: &str, lib: &Path) -> Result<PathBuf, String> {
     let exe = dir.join(format!("fastred_bench.{flavour}"));
     let stale = std::fs::read_to_string(&src).map(|s| s != BENCH_SOURCE).unwrap_or(true) || !exe.exists();
     if stale {
-        std::fs::write(&src, BENCH_SOURCE).map_err(|e| format!("{}: {e}", src.display()))?;
+        // Written and compiled under this process's own names, then renamed:
+        // concurrent runs (e.g. two sweeps) never load a half-written program.
+        let src_tmp = dir.join(format!("fastred_bench.{}.c", std::process::id()));
+        let exe_tmp = dir.join(format!("fastred_bench.{flavour}.{}", std::process::id()));
+        std::fs::write(&src_tmp, BENCH_SOURCE).map_err(|e| format!("{}: {e}", src_tmp.display()))?;
         let compiler = if flavour == "smpi" { "smpicc".to_string() } else { format!("mpicc.{flavour}") };
         let mut cc = Command::new(&compiler);
-        cc.args(["-O2", "-o"]).arg(&exe).arg(&src).arg("-lm");
+        cc.args(["-O2", "-o"]).arg(&exe_tmp).arg(&src_tmp).arg("-lm");
         if flavour == "smpi" {
             let libdir = lib.parent().unwrap_or(Path::new("."));
             cc.arg("-Wl,--no-as-needed").arg(format!("-L{}", libdir.display())).arg("-lfastred").arg(format!("-Wl,-rpath,{}", libdir.display()));
         }
         let status = cc.status().map_err(|e| format!("cannot run {compiler}: {e}"))?;
         if !status.success() {
-            return Err(format!("{compiler} failed on {}", src.display()));
+            let _ = std::fs::remove_file(&src_tmp);
+            return Err(format!("{compiler} failed on {}", src_tmp.display()));
         }
+        std::fs::rename(&exe_tmp, &exe).and_then(|_| std::fs::rename(&src_tmp, &src)).map_err(|e| format!("{}: {e}", exe.display()))?;
     }
     Ok(exe)
 }
