@@ -2,13 +2,16 @@
 """The fastest algorithm per (collective, p, size) of ci/smpi/sweep.sh CSVs,
 and fastred's default checked against it (Rabenseifner 2004 Figure 4, at scale).
 
-usage: bench/smpi_map.py CSV... [--md]
+usage: bench/smpi_map.py CSV... [--suffix /free]
 
 For each collective: a map (rows: sizes, columns: p) of the fastest variant
 (fastred's algorithms by name, SMPI's built-ins as native:NAME), then per
 point the default's time over the fastest's ("default/best", 1.00 = the
 fastest; > 1.05 misses issue 13's 5% target) and the speed-up of the default
 over SMPI's `mpich` and `ompi` selectors.
+--suffix S: fastred's variants are those named with S (sweep.sh --suffix, e.g.
+"/free": reductions not charged, like SMPI's built-ins), S removed; its other
+rows are left out. SMPI's built-ins (native, native:NAME) are always in.
 """
 import csv
 import sys
@@ -33,7 +36,13 @@ def grid(title, column, ps, sizes, cell):
 
 
 def main():
-    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = sys.argv[1:]
+    suffix = ""
+    if "--suffix" in args:
+        i = args.index("--suffix")
+        suffix = args[i + 1]
+        del args[i:i + 2]
+    files = args
     if not files:
         raise SystemExit(__doc__)
     times = defaultdict(dict)  # (coll, p, bytes) -> variant -> seconds
@@ -42,8 +51,13 @@ def main():
         with open(f) as fh:
             for r in csv.DictReader(fh):
                 key = (r["collective"], int(r["procs"]), int(float(r["bytes"])))
-                times[key][r["variant"]] = float(r["median_s"])
-                if r["variant"] == "default":
+                variant = r["variant"]
+                if not variant.startswith("native"):
+                    if not variant.endswith(suffix) or (not suffix and "/" in variant):
+                        continue
+                    variant = variant[: len(variant) - len(suffix)]
+                times[key][variant] = float(r["median_s"])
+                if variant == "default":
                     ran[key] = r["algorithm"]
     for coll in sorted({k[0] for k in times}):
         ps = sorted({k[1] for k in times if k[0] == coll})

@@ -358,10 +358,15 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
 
 /// Of fastred's algorithms that can run `shape` (only canonical ones where
 /// the order is fixed), the one `model` estimates fastest; `None` when none
-/// can run it.
+/// can run it. Algorithms that depend on where the ranks are (the two-level
+/// one) are left out: the model has one α and β for every pair of ranks, and
+/// estimates them as the best single-level algorithm over the hosts.
 pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
     let cost = |a: &Algorithm| a.estimate(shape.coll, shape.bytes, shape.procs, model).unwrap_or(f64::INFINITY);
-    Algorithm::ALL.into_iter().filter(|a| *a != Algorithm::Native && a.can_run(shape)).min_by(|a, b| cost(a).total_cmp(&cost(b)))
+    Algorithm::ALL
+        .into_iter()
+        .filter(|a| *a != Algorithm::Native && !a.descriptor().uses_hosts && a.can_run(shape))
+        .min_by(|a, b| cost(a).total_cmp(&cost(b)))
 }
 
 #[cfg(test)]

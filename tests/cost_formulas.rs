@@ -6,7 +6,7 @@ mod common;
 use common::{scattered_hosts, scrambled};
 
 use fastred::algo::halving_groups::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
@@ -216,6 +216,33 @@ fn tree_reduce_sends_each_vector_once_in_lg_p_steps() {
         for (r, t) in got.iter().enumerate() {
             assert_eq!(t.bytes_sent as usize, if r == 0 { 0 } else { n }, "p={p} rank {r}");
             assert!(t.steps <= (p as f64).log2().ceil() as u64, "p={p}");
+        }
+    }
+}
+
+#[test]
+fn knomial_tree_reduce_sends_each_vector_once_in_log_k_levels() {
+    let k = knomial_tree::RADIX;
+    for p in 1..=70 {
+        let n = 10;
+        let levels = (0..).find(|l| k.pow(*l) >= p).unwrap() as u64;
+        for root in [0, p / 2, p - 1] {
+            let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let mut buf = vec![t.rank() as u8; n];
+                knomial_tree::reduce(&counting, &op, &mut buf, root).unwrap();
+                counting.traffic()
+            });
+            for (r, t) in got.iter().enumerate() {
+                assert_eq!(t.bytes_sent as usize, if r == root { 0 } else { n }, "p={p} root {root} rank {r}");
+                // At most k - 1 children per level, plus the send to the parent.
+                assert!(t.messages_received <= (k as u64 - 1) * levels, "p={p} rank {r}");
+                assert!(t.steps <= (k as u64 - 1) * levels + 1, "p={p} rank {r}");
+            }
+            // The root receives from k - 1 children on every level (fewer only in the last).
+            let full_levels = (0u32..).take_while(|l| k.pow(l + 1) <= p).count() as u64;
+            assert!(got[root].messages_received >= (k as u64 - 1) * full_levels, "p={p} root {root}");
         }
     }
 }

@@ -139,8 +139,10 @@ run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FA
 echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
 # MPICH busy-polls when oversubscribed: there each forced run skips the
 # per-type sweep (the default-selection runs above cover the types) and runs
-# at fewer process counts (Open MPI covers 1-9 for every algorithm).
-if [ "$flavour" = openmpi ]; then mode=full nps="1 2 3 4 5 6 7 8 9"; else mode=shapes nps="1 2 3 4 5 7"; fi
+# at fewer process counts (Open MPI covers 1-9 for every algorithm; MPICH
+# 1-5, the oversubscribed np 7 runs cost the most and test nothing np 5 and
+# Open MPI's np 7 do not).
+if [ "$flavour" = openmpi ]; then mode=full nps="1 2 3 4 5 6 7 8 9"; else mode=shapes nps="1 2 3 4 5"; fi
 q=quick
 if [ "$flavour" = openmpi ]; then variant_nps="2 5 7 8"; variant_mode=quick; else variant_nps="2 5 7"; variant_mode=shapes; fi
 # The algorithms come from the registry (`fastred algorithms`): a new one is

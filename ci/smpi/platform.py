@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Write a SimGrid platform file with at least NODES hosts of KIND.
 
-usage: platform.py KIND NODES OUT.xml  ->  prints the host names, one per line
+usage: platform.py KIND NODES OUT.xml [CORES]  ->  prints the host names, one per line
+
+CORES: cores per host (default 1), one per rank placed there: a host's cores
+compute in parallel (fastred's charged reductions, src/simulated.rs), a
+single core would serialise the reductions of all its ranks.
 
 Kinds (links full duplex, SPLITDUPLEX; ranks on one host talk through its
 loopback, 50 GB/s and 0.1 us, like shared memory):
@@ -64,9 +68,10 @@ def cluster(kind, nodes):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         raise SystemExit(__doc__)
     kind, nodes, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    cores = int(sys.argv[4]) if len(sys.argv) == 5 else 1
     attrs, hosts = cluster(kind, nodes)
     extra = " ".join(f'{k}="{v}"' for k, v in attrs.items())
     with open(out, "w") as f:
@@ -74,7 +79,7 @@ def main():
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <!-- ci/smpi/platform.py {kind} {nodes}: {hosts} hosts -->
-  <cluster id="{kind}" prefix="node-" suffix="" radical="0-{hosts - 1}" speed="1Gf"
+  <cluster id="{kind}" prefix="node-" suffix="" radical="0-{hosts - 1}" speed="1Gf" core="{cores}"
            sharing_policy="SPLITDUPLEX" loopback_bw="50GBps" loopback_lat="0.1us"
            {extra}/>
 </platform>

@@ -6,8 +6,8 @@
 #                           [smpirun/--cfg options] -np N PROGRAM [ARGS]
 #   --platform KIND   flat (default), flat10g, fattree, fattree2to1, fattree4to1,
 #                     torus, dragonfly (ci/smpi/platform.py)
-#   --per-node K      K consecutive ranks per host (default 1): they talk through
-#                     the host's loopback (50 GB/s), like shared memory
+#   --per-node K      K consecutive ranks per host (default 1), with K cores: they
+#                     talk through the host's loopback (50 GB/s), like shared memory
 #   --builtin C:NAME  SMPI's own algorithm behind PMPI_<C> (--cfg=smpi/C:NAME),
 #                     e.g. allreduce:rab_rdb; "native" in fastred_bench is that
 #
@@ -41,7 +41,7 @@ done
 work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 nodes=$(( (np + per_node - 1) / per_node ))
-python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" > "$work/hosts"
+python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" "$per_node" > "$work/hosts"
 # K ranks per host: each host named K times in a row.
 awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
 # Its own temporary directory: SMPI copies the program and libfastred.so there

@@ -6,7 +6,8 @@
 # usage: ci/smpi/sweep.sh --out FILE.csv [--platform KIND] [--per-node K]
 #          [--np "64 100 256"] [--colls allreduce,reduce,reduce_scatter_block]
 #          [--sizes 8:64M] [--factor 8] [--algos default,ring,...|all]
-#          [--builtins "allreduce:lr,rab_rdb reduce:binomial"] [--limit SECONDS]
+#          [--builtins "allreduce:lr,rab_rdb reduce:binomial"|none] [--limit SECONDS]
+#          [--suffix /free]
 #
 # --algos goes to fastred_bench (fastred's variants; "all" = every algorithm);
 # --builtins lists SMPI algorithms per collective (default: every one SMPI 3.32
@@ -14,13 +15,16 @@
 # --cfg=smpi/COLL:NAME, whose "native" rows are relabelled.
 # --limit: CPU seconds per run (default 1800); a run over it is killed and
 # listed in FILE.skipped with the reason, the sweep goes on.
+# --suffix: appended to fastred's variant names (e.g. "/free" for a sweep run
+# with FASTRED_SMPI_FREE_REDUCTIONS=1, "/tuned" for one with FASTRED_TUNING), so
+# that sweeps of one platform can be merged.
 # Every simulated run is deterministic; runs with the same arguments give the
 # same times. Extra environment (FASTRED_*) is passed on to the ranks.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out= kind=flat per_node=1 nps="64" colls=allreduce,reduce,reduce_scatter_block
-sizes=8:64M factor=8 algos=all limit=1800
+sizes=8:64M factor=8 algos=all limit=1800 suffix=
 declare -A builtins=(
     [allreduce]="default,lr,rab1,rab2,rab_rdb,rdb,smp_binomial,smp_binomial_pipeline,smp_rdb,smp_rsag,smp_rsag_lr,smp_rsag_rab,redbcast,ompi,ompi_ring_segmented,mpich,mvapich2,mvapich2_rs,mvapich2_two_level,impi,rab"
     [reduce]="default,arrival_pattern_aware,binomial,flat_tree,NTSL,scatter_gather,ompi,ompi_chain,ompi_pipeline,ompi_basic_linear,ompi_in_order_binary,ompi_binary,ompi_binomial,mpich,mvapich2,mvapich2_knomial,mvapich2_two_level,impi,rab"
@@ -30,8 +34,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --out) out=$2 ;; --platform) kind=$2 ;; --per-node) per_node=$2 ;; --np) nps=$2 ;;
         --colls) colls=$2 ;; --sizes) sizes=$2 ;; --factor) factor=$2 ;; --algos) algos=$2 ;;
-        --limit) limit=$2 ;;
-        --builtins) builtins=(); for spec in $2; do builtins[${spec%%:*}]=${spec#*:}; done ;;
+        --limit) limit=$2 ;; --suffix) suffix=$2 ;;
+        --builtins) builtins=(); [ "$2" = none ] || for spec in $2; do builtins[${spec%%:*}]=${spec#*:}; done ;;
         *) sed -n '2,20p' "$0" >&2; exit 2 ;;
     esac
     shift 2
@@ -64,7 +68,10 @@ run() {
         echo "  skipped: $label (exit $rc, see $out.skipped)"
         return
     fi
-    tail -n +2 "$csv" | awk -F, -v OFS=, -v l="$label" '$4 == "native" && l != "" { $4 = "native:" l; $5 = $4 } { print }' >> "$out"
+    tail -n +2 "$csv" | awk -F, -v OFS=, -v l="$label" -v s="$suffix" '
+        $4 == "native" && l != "" { $4 = "native:" l; $5 = $4 }
+        $4 != "native" && $4 !~ /^native:/ { $4 = $4 s }
+        { print }' >> "$out"
     echo "  $label: $((SECONDS - start)) s"
 }
 
@@ -75,7 +82,8 @@ for np in $nps; do
         --sizes "$sizes" --factor "$factor" --reps 1 --quiet
     for coll in ${colls//,/ }; do
         smpi_coll=$coll; [ "$coll" = reduce_scatter_block ] && smpi_coll=reduce_scatter
-        for b in ${builtins[$smpi_coll]//,/ }; do
+        list=${builtins[$smpi_coll]:-}
+        for b in ${list//,/ }; do
             run "$b" "$tmp/$b.csv" --launcher "$(launcher --builtin "$smpi_coll:$b")" -np "$np" -- --colls "$coll" \
                 --algos native --sizes "$sizes" --factor "$factor" --reps 1 --quiet
         done

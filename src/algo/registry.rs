@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -39,6 +39,7 @@ pub enum Algorithm {
     FibonacciTree,
     Hierarchical,
     PairwisePipeline,
+    KnomialTree,
 }
 
 /// What a run needs besides transport, reducer and vector.
@@ -104,7 +105,7 @@ const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 const NONE: &[Collective] = &[];
 
 /// Every algorithm, in C API order.
-pub static REGISTRY: [Descriptor; 16] = [
+pub static REGISTRY: [Descriptor; 17] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
         collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
@@ -186,6 +187,12 @@ pub static REGISTRY: [Descriptor; 16] = [
         source: "Rabenseifner 2004 §3.7 pairwise exchange, the root's share handed out, pipelined in chunks",
         collectives: &[Reduce], rank_ordered: false, canonical: &[Reduce], uses_ring: false, uses_hosts: false,
         estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None,
+    },
+    Descriptor {
+        algorithm: Algorithm::KnomialTree, name: "knomial_tree", aliases: &["knomial"],
+        source: "k-nomial tree, radix 4 (MVAPICH2, Open MPI coll/tuned): §3.3's tree with k − 1 children per level",
+        collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
+        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None,
     },
 ];
 

@@ -192,7 +192,10 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
             f.model.gamma
         );
     }
-    for ((coll, procs), ranges) in size_ranges(records) {
+    // Only variants a table can name: not "default", nor the library's own
+    // algorithms measured one by one ("native:NAME", `tune --export`'s business).
+    let selectable: Vec<Record> = records.iter().filter(|r| fastred::select::Algorithm::from_name(&r.variant).is_some()).cloned().collect();
+    for ((coll, procs), ranges) in size_ranges(&selectable) {
         for r in ranges {
             let hi = r.hi.map_or(String::new(), |h| h.to_string());
             let conditions = if r.winner == "native" { "float" } else { "-" };
