@@ -13,6 +13,18 @@ pub struct CostModel {
     pub gamma: f64,
 }
 
+impl CostModel {
+    /// α, β, γ from three fields (seconds, seconds per byte, seconds per
+    /// byte; finite, ≥ 0): a table's `model` line, `fastred explain --model`.
+    pub fn from_fields<'a>(fields: impl IntoIterator<Item = &'a str>) -> Option<CostModel> {
+        let v: Vec<f64> = fields.into_iter().map(|f| f.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)).collect::<Option<_>>()?;
+        match v[..] {
+            [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
+            _ => None,
+        }
+    }
+}
+
 impl Default for CostModel {
     fn default() -> Self {
         CostModel { alpha: 50e-6, beta: 8e-9, gamma: 1e-9 }

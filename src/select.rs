@@ -228,7 +228,7 @@ impl Table {
             let err = |what: String| format!("{source}: line {line}: {what}: '{content}'");
             let cols: Vec<&str> = content.split_whitespace().collect();
             if cols[0] == "model" {
-                model = parse_model_line(&cols[1..]).ok_or_else(|| err("expected 'model ALPHA BETA GAMMA' (seconds, seconds per byte)".into()))?;
+                model = CostModel::from_fields(cols[1..].iter().copied()).ok_or_else(|| err("expected 'model ALPHA BETA GAMMA' (seconds, seconds per byte)".into()))?;
                 continue;
             }
             let [coll, bytes, procs, conds, algo] = cols[..] else {
@@ -284,15 +284,6 @@ impl Table {
                     Target::Model => true,
                 }
         })
-    }
-}
-
-/// `ALPHA BETA GAMMA`: seconds, seconds per byte, seconds per byte (≥ 0).
-fn parse_model_line(cols: &[&str]) -> Option<CostModel> {
-    let v: Vec<f64> = cols.iter().map(|c| c.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)).collect::<Option<_>>()?;
-    match v[..] {
-        [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
-        _ => None,
     }
 }
 

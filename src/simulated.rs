@@ -4,8 +4,8 @@
 //! `--cfg=smpi/simulate-computation:no`, charges nothing for the code between
 //! MPI calls, so a reduction loop would be free and results would not depend
 //! on the machine's load. Instead, the SMPI build charges each reduction of
-//! `b` bytes `γ·b` seconds of simulated computation (`mpi::simulate_computation`,
-//! i.e. `smpi_execute`), with γ per op and element type measured on this
+//! `b` bytes `γ·b` seconds of simulated computation (`mpi::simulate_computation`:
+//! `smpi_execute_flops` of γ·b times the host's speed), with γ per op and element type measured on this
 //! machine from fastred's own kernels (`cargo run --release --example
 //! kernel_cost`; numbers in `docs/smpi.md`).
 //! Deterministic, so simulated times are reproducible bit for bit.

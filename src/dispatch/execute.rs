@@ -29,15 +29,14 @@ impl Reducer for AnyReducer {
         }
     }
     fn reduce(&self, src: &[u8], dst: &mut [u8], src_is_left: bool) -> MpiResult {
+        let kernel = match self {
+            AnyReducer::Builtin(r) => Some((r.op(), r.elem())),
+            AnyReducer::User(_) => None,
+        };
+        simulated::charge_reduction(kernel, dst.len());
         match self {
-            AnyReducer::Builtin(r) => {
-                simulated::charge_reduction(Some((r.op(), r.elem())), dst.len());
-                r.reduce(src, dst, src_is_left)
-            }
-            AnyReducer::User(r) => {
-                simulated::charge_reduction(None, dst.len());
-                r.reduce(src, dst, src_is_left)
-            }
+            AnyReducer::Builtin(r) => r.reduce(src, dst, src_is_left),
+            AnyReducer::User(r) => r.reduce(src, dst, src_is_left),
         }
     }
 }

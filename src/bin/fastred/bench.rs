@@ -283,16 +283,13 @@ fn write_table(records: &[Record], origin: &str, out: &str, csv: &Path) -> i32 {
 mod tests {
     use super::*;
 
-    fn rec(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
-        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
-    }
 
     #[test]
     fn tuning_table_merges_runs_of_winners_and_parses() {
         let mut r = vec![];
         for (bytes, fast) in [(1024, "tree"), (2048, "tree"), (4096, "ring"), (8192, "ring"), (16384, "native")] {
             for v in ["native", "default", "tree", "ring"] {
-                r.push(rec("allreduce", 8, bytes, v, if v == fast { 1.0 } else if v == "default" { 0.1 } else { 2.0 }));
+                r.push(Record::timed("allreduce", 8, bytes, v, if v == fast { 1.0 } else if v == "default" { 0.1 } else { 2.0 }));
             }
         }
         let t = tuning_table(&r, "test");

@@ -370,9 +370,6 @@ pub fn export(kind: &str, file: &str, from: Vec<String>, args: Vec<String>) -> i
 mod tests {
     use super::*;
 
-    fn rec(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
-        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
-    }
 
     /// allreduce on 4: recursive doubling up to 1 KiB, ring from 64 KiB.
     fn measured(format: Format) -> BTreeMap<(String, usize), Vec<SizeRange>> {
@@ -383,7 +380,7 @@ mod tests {
         let mut r = vec![];
         for (bytes, fast) in [(8, short), (1024, short), (65536, long), (1 << 20, long)] {
             for v in [short, long] {
-                r.push(rec("allreduce", 4, bytes, v, if v == fast { 1.0 } else { 2.0 }));
+                r.push(Record::timed("allreduce", 4, bytes, v, if v == fast { 1.0 } else { 2.0 }));
             }
         }
         size_ranges(&r)

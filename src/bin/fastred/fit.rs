@@ -102,9 +102,6 @@ fn solve(rows: &[([f64; 3], f64)], idx: &[usize]) -> Option<[f64; 3]> {
 mod tests {
     use super::*;
 
-    fn rec(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
-        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
-    }
 
     #[test]
     fn recovers_the_parameters_that_generated_the_times() {
@@ -115,11 +112,11 @@ mod tests {
                 for bytes in [8, 4096, 1 << 20] {
                     for a in algos {
                         if let Some(t) = Algorithm::from_name(a).and_then(|al| al.estimate(Collective::from_name(coll).unwrap(), bytes, p, &truth)) {
-                            r.push(rec(coll, p, bytes, a, t));
+                            r.push(Record::timed(coll, p, bytes, a, t));
                         }
                     }
                 }
-                r.push(rec(coll, p, 64, "native", 1.0)); // not fastred's: ignored
+                r.push(Record::timed(coll, p, 64, "native", 1.0)); // not fastred's: ignored
             }
         }
         let f = fit(&r).expect("a fit");
@@ -134,6 +131,6 @@ mod tests {
 
     #[test]
     fn too_few_points_give_no_fit() {
-        assert!(fit(&[rec("allreduce", 8, 8, "recursive_doubling", 1e-5)]).is_none());
+        assert!(fit(&[Record::timed("allreduce", 8, 8, "recursive_doubling", 1e-5)]).is_none());
     }
 }

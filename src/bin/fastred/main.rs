@@ -271,15 +271,6 @@ fn info() -> i32 {
     0
 }
 
-/// `ALPHA,BETA,GAMMA` in seconds and seconds per byte, e.g. `2e-6,8e-11,0`.
-fn parse_model(s: &str) -> Option<CostModel> {
-    let v: Vec<f64> = s.split(',').map(|x| x.trim().parse::<f64>().ok().filter(|x| *x >= 0.0)).collect::<Option<_>>()?;
-    match v[..] {
-        [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
-        _ => None,
-    }
-}
-
 fn explain(args: Vec<String>) -> i32 {
     let (mut coll, mut procs, mut bytes, mut elem) = (None, None, None, 8usize);
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
@@ -301,7 +292,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--topology" => topology = true,
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
-            "--model" => m = parse_model(&value()).unwrap_or_else(|| usage()),
+            "--model" => m = CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage()),
             _ => usage(),
         }
     }

@@ -20,6 +20,14 @@ pub struct Record {
     pub vs_native: f64,
 }
 
+#[cfg(test)]
+impl Record {
+    /// A measurement of `variant` (which also ran) taking `median` seconds.
+    pub fn timed(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
+        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
+    }
+}
+
 pub fn read_csv(path: &Path) -> Result<Vec<Record>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = text.lines();
