@@ -27,11 +27,12 @@ passed=0
 failed=0
 failures=()
 
-note_result() { # name ok
+note_result() { # name ok [seconds]
+    local took=${3:+ ($3 s)}
     if [ "$2" = 1 ]; then
-        passed=$((passed + 1)); printf '  ok    %s\n' "$1"
+        passed=$((passed + 1)); printf '  ok    %s%s\n' "$1" "$took"
     else
-        failed=$((failed + 1)); failures+=("$1"); printf '  FAIL  %s (log: %s)\n' "$1" "$logs/$1.log"
+        failed=$((failed + 1)); failures+=("$1"); printf '  FAIL  %s%s (log: %s)\n' "$1" "$took" "$logs/$1.log"
         tail -n 15 "$logs/$1.log" | sed 's/^/        | /'
     fi
 }
@@ -47,7 +48,7 @@ fi
 # a timeout (WANT_RC=fail), and its output matches every regex in PATTERNS
 # (separated by " AND ").
 run_case() {
-    local name=$1 secs=$2 want=$3 patterns=$4; shift 4
+    local name=$1 secs=$2 want=$3 patterns=$4 start=$SECONDS; shift 4
     timeout "$secs" "$@" >"$logs/$name.log" 2>&1 </dev/null
     local rc=$? ok=1 pat
     [ $rc = 124 ] && echo "TIMEOUT after ${secs}s" >>"$logs/$name.log"
@@ -55,7 +56,7 @@ run_case() {
     while IFS= read -r pat; do
         grep -Eq -- "$pat" "$logs/$name.log" || ok=0
     done < <(printf '%s\n' "${patterns// AND /$'\n'}")
-    note_result "$name" $ok
+    note_result "$name" $ok $((SECONDS - start))
 }
 
 # check NAME SECONDS PATTERNS NP command...: the command on NP processes must succeed.
