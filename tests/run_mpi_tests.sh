@@ -98,12 +98,14 @@ echo "missing:${missing:- none}" >"$logs/symbols.log"
 [ -z "$missing" ] && note_result symbols 1 || note_result symbols 0
 
 echo "== [$flavour] all collectives, every op/type family, counts, roots, MPI_IN_PLACE (preloaded)"
-for np in 1 2 3 4 5 6 7 8 9; do
+# (MPICH busy-polls: np 8 and 9, a minute each oversubscribed, are Open MPI's.)
+if [ "$flavour" = openmpi ]; then nps="1 2 3 4 5 6 7 8 9" linked_mode=full; else nps="1 2 3 4 5 6 7" linked_mode=quick; fi
+for np in $nps; do
     mode=full
     [ "$flavour" = mpich ] && [ "$np" -gt 4 ] && mode=quick
     check "collectives-np$np" 900 "collectives: OK" "$np" $P "$out/collectives" own $mode
 done
-check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own
+check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own $linked_mode
 check "collectives-without-fastred-np3" 300 "collectives: OK" 3 "$out/collectives" none quick
 
 echo "== [$flavour] FASTRED_REPRODUCIBLE: the canonical order's bits (tests/mpi/reproducible.c)"
@@ -132,10 +134,14 @@ for np in 3 5; do
         echo "  skip  reproducible-same-bits-as-$other-np$np ($other's tests have not run in this tree)"
     fi
 done
-check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
-    $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick
-run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FASTRED_REPRODUCIBLE differs from rank 0's" \
-    "${MPIRUN[@]}" -np 1 $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick : -np 2 $P FASTRED_REPRODUCIBLE=0 "$out/reproducible" quick
+# Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
+# logic, the same on both MPIs (run on Open MPI; MPICH's oversubscribed runs are slow).
+if [ "$flavour" = openmpi ]; then
+    check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
+        $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick
+    run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FASTRED_REPRODUCIBLE differs from rank 0's" \
+        "${MPIRUN[@]}" -np 1 $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick : -np 2 $P FASTRED_REPRODUCIBLE=0 "$out/reproducible" quick
+fi
 
 echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
 # MPICH busy-polls when oversubscribed: there each forced run skips the
@@ -290,7 +296,7 @@ check "threads-multiple-pieces-np3" 300 "threads: OK" 3 $P FASTRED_PIECE=4K "$ou
 # dup/split + allreduce + free: within 3x the library's own cycle, bounded memory (np 2: not oversubscribed).
 # No heap allocation per call on a communicator fastred has seen (every algorithm, 3 sizes).
 check "allocations-np2" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 2 $P "$out/allocations"
-check "allocations-np3" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 3 $P "$out/allocations"
+[ "$flavour" = openmpi ] && check "allocations-np3" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 3 $P "$out/allocations"
 check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median" 2 $P "$out/churn" 10000 3 4096
 
 if [ "$flavour" = openmpi ]; then
