@@ -216,6 +216,15 @@ check "stats-report-circulant-np6" 300 "reduce_scatter_block +circulant +1 +1048
 check "stats-report-rabenseifner-np8" 300 "allreduce +rabenseifner +1 +1048576 +6 +1835008 +1835008 +0 " 8 \
     $P FASTRED_STATS=1 FASTRED_ALGO=allreduce:rabenseifner "$out/stats" 131072 1
 
+# The tuning table's α-β-γ model also sizes the pipeline's segments: with the
+# compiled-in model (α 50 µs, 1 Gbit/s) a 1 MiB reduce on 4 ranks is 18 segments,
+# √((p−2)βn/α); a table whose α is 1 s makes it one message per link.
+printf 'model 1 1e-9 0\n*  *  *  -  pipeline\n' >"$out/slow-latency.table"
+check "stats-table-model-sizes-segments-np4" 300 "stats: OK AND reduce +pipeline +1 +1048576 +0\\.\\.1 " 4 \
+    $P FASTRED_STATS=1 FASTRED_TUNING="$out/slow-latency.table" "$out/stats" 131072 1 reduce
+check "stats-default-model-segments-np4" 300 "stats: OK AND reduce +pipeline +1 +1048576 +0\\.\\.18 " 4 \
+    $P FASTRED_STATS=1 FASTRED_ALGO=reduce:pipeline "$out/stats" 131072 1 reduce
+
 echo "== [$flavour] topology: ranks placed round-robin on (pretended) hosts, FASTRED_TOPOLOGY"
 # 6 ranks round-robin on 2 hosts: Lemma 5's ring regroups them; each rank
 # sends 2(p-1)/p n. (The default table picks the two-level algorithm for

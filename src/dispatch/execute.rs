@@ -7,7 +7,6 @@ use crate::algo::{copy, Transport};
 use crate::comm::Placement;
 use crate::config::{self, Fault};
 use crate::error::MpiResult;
-use crate::model::CostModel;
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
 use crate::select::Collective;
 use crate::simulated;
@@ -72,7 +71,9 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
     let Some(run) = descriptor.run else {
         return not_implemented(descriptor.name, call.coll);
     };
-    let model = CostModel::default();
+    // The active table's α-β-γ model (a tuned table's `model` line) sizes segments,
+    // chunks and the two-level algorithm's inter-host phase, as it chose the algorithm.
+    let model = st.table.model;
     let job = Job {
         coll: call.coll,
         blocks: &plan.blocks,

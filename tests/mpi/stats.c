@@ -1,6 +1,7 @@
-/* FASTRED_STATS: run `calls` allreduces of `n` doubles and one reduce-scatter
- * of p blocks of n/p (with a third argument "idle-last": on a communicator
- * without the last rank, which makes no intercepted call); the runner checks the
+/* FASTRED_STATS: run `calls` allreduces of `n` doubles (third argument
+ * "reduce": reduces to rank 0) and one reduce-scatter of p blocks of n/p (third
+ * argument "idle-last": on a communicator without the last rank, which makes
+ * no intercepted call); the runner checks the
  * report fastred prints at MPI_Finalize against the cost formulas, and this
  * program checks the same counters through the C API (fastred_counters). */
 #include "common.h"
@@ -16,6 +17,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     int n = argc > 1 ? atoi(argv[1]) : 1024, calls = argc > 2 ? atoi(argv[2]) : 1;
     int idle_last = argc > 3 && strcmp(argv[3], "idle-last") == 0 && t_size > 1;
+    int reduces = argc > 3 && strcmp(argv[3], "reduce") == 0; /* reduces to rank 0 instead of allreduces */
     MPI_Comm comm = MPI_COMM_WORLD;
     if (idle_last) {
         PMPI_Comm_split(MPI_COMM_WORLD, t_rank == t_size - 1 ? MPI_UNDEFINED : 0, t_rank, &comm);
@@ -24,8 +26,11 @@ int main(int argc, char **argv) {
     }
     double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
     for (int i = 0; i < n; i++) a[i] = t_rank + i;
-    for (int k = 0; k < calls; k++) MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm);
-    CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
+    for (int k = 0; k < calls; k++) {
+        if (reduces) MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, comm);
+        else MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm);
+    }
+    if (!reduces || t_rank == 0) CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
     /* One reduce-scatter of p blocks of n/p doubles (the report shows its traffic too). */
     MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, comm);
     CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
@@ -37,7 +42,7 @@ int main(int argc, char **argv) {
         int algorithms = 0;
         while (algorithm_name(algorithms)) algorithms++;
         for (int algo = 1; algo < algorithms; algo++)
-            if (get(0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
+            if (get(reduces ? 1 : 0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
         /* Bytes are counted with FASTRED_STATS set; calls always. */
         uint64_t want_bytes = getenv("FASTRED_STATS") ? (uint64_t)calls * n * sizeof(double) : 0;
         CHECK(total.calls == (uint64_t)calls && total.user_bytes == want_bytes,
