@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Write a SimGrid platform file with at least NODES hosts of KIND.
 
-usage: platform.py KIND NODES OUT.xml [CORES]  ->  prints the host names, one per line
+usage: platform.py KIND NODES OUT.xml [CORES [TOPOLOGY]]  ->  prints the host names, one per line
 
 CORES: cores per host (default 1), one per rank placed there: a host's cores
 compute in parallel (fastred's charged reductions, src/simulated.rs), a
 single core would serialise the reductions of all its ranks.
+
+TOPOLOGY: also write the network as a fastred topology file (FASTRED_TOPOLOGY,
+src/topology.rs) for the tree-shaped kinds: flat (one switch) and the fat trees
+(a switch per leaf, each cabled to one core switch standing for the spines);
+the torus and the dragonfly are not trees (nothing is written, a note on stderr).
 
 Kinds (links full duplex, SPLITDUPLEX; ranks on one host talk through its
 loopback, 50 GB/s and 0.1 us, like shared memory):
@@ -67,11 +72,27 @@ def cluster(kind, nodes):
     raise SystemExit(f"platform.py: unknown kind {kind!r} (see the usage)")
 
 
+def topology(kind, hosts):
+    """The fastred topology file's text for a tree-shaped kind, else None."""
+    names = [f"node-{h}" for h in range(hosts)]
+    if kind in ("flat", "flat10g"):
+        return "# ci/smpi/platform.py: one switch\nswitch net " + " ".join(names) + "\n"
+    if kind.startswith("fattree"):
+        leaf = 16
+        lines = [f"# ci/smpi/platform.py {kind}: {hosts} hosts, {leaf} per leaf switch, the spines as one core switch"]
+        for i in range(0, hosts, leaf):
+            lines.append(f"switch leaf{i // leaf} " + " ".join(names[i:i + leaf]))
+        if hosts > leaf:
+            lines += ["switch core"] + [f"link leaf{i // leaf} core" for i in range(0, hosts, leaf)]
+        return "\n".join(lines) + "\n"
+    return None
+
+
 def main():
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) not in (4, 5, 6):
         raise SystemExit(__doc__)
     kind, nodes, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    cores = int(sys.argv[4]) if len(sys.argv) == 5 else 1
+    cores = int(sys.argv[4]) if len(sys.argv) >= 5 else 1
     attrs, hosts = cluster(kind, nodes)
     extra = " ".join(f'{k}="{v}"' for k, v in attrs.items())
     with open(out, "w") as f:
@@ -84,6 +105,13 @@ def main():
            {extra}/>
 </platform>
 """)
+    if len(sys.argv) == 6:
+        text = topology(kind, hosts)
+        if text is None:
+            print(f"platform.py: {kind} is not a tree: no topology file", file=sys.stderr)
+        else:
+            with open(sys.argv[5], "w") as f:
+                f.write(text)
     # Hosts in an order that fills leaf switches / routers first (the cluster's numbering).
     for h in range(hosts):
         print(f"node-{h}")

@@ -10,6 +10,12 @@
 #                     talk through the host's loopback (50 GB/s), like shared memory
 #   --builtin C:NAME  SMPI's own algorithm behind PMPI_<C> (--cfg=smpi/C:NAME),
 #                     e.g. allreduce:rab_rdb; "native" in fastred_bench is that
+#   --placement P     consecutive (default: rank r on the r-th host, leaf switches
+#                     filled in turn) or roundrobin (over the fat tree's leaves:
+#                     rank r on leaf r mod L, so rank-order neighbours are on
+#                     different leaves)
+#   --topology        give fastred the platform's tree (platform.py's topology
+#                     file, FASTRED_TOPOLOGY) for its contention-free ring
 #
 # Simulated time is deterministic: computation between MPI calls is not
 # measured (smpi/simulate-computation:no; fastred charges its reductions itself,
@@ -24,6 +30,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=flat
 per_node=1
+placement=consecutive
+topology=
 np=
 args=()
 while [ $# -gt 0 ]; do
@@ -31,17 +39,31 @@ while [ $# -gt 0 ]; do
         --platform) kind=$2; shift 2 ;;
         --per-node) per_node=$2; shift 2 ;;
         --builtin) args+=("--cfg=smpi/${2%%:*}:${2#*:}"); shift 2 ;;
+        --placement) placement=$2; shift 2 ;;
+        --topology) topology=1; shift ;;
         -np|-n) np=$2; shift 2 ;;
         --cfg=*|-map|-analyze|-keep-temps) args+=("$1"); shift ;;
         -wrapper) args+=("$1" "$2"); shift 2 ;;
         *) break ;;
     esac
 done
-[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
+[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 nodes=$(( (np + per_node - 1) / per_node ))
-python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" "$per_node" > "$work/hosts"
+python3 "$here/platform.py" "$kind" "$nodes" "$work/platform.xml" "$per_node" "$work/network.topology" > "$work/hosts"
+if [ -n "$topology" ]; then
+    [ -f "$work/network.topology" ] || { echo "smpirun.sh: no topology file for $kind" >&2; exit 2; }
+    export FASTRED_TOPOLOGY="$work/network.topology"
+fi
+case $placement in
+    consecutive) ;;
+    roundrobin) # hosts in the order leaf 0's first, leaf 1's first, ..., leaf 0's second, ...
+        leaves=$(( ($(wc -l < "$work/hosts") + 15) / 16 ))
+        awk -v l="$leaves" '{ h[NR - 1] = $0 } END { for (i = 0; i < 16; i++) for (j = 0; j < l; j++) if ((j * 16 + i) in h) print h[j * 16 + i] }' \
+            "$work/hosts" > "$work/hosts.rr" && mv "$work/hosts.rr" "$work/hosts" ;;
+    *) echo "smpirun.sh: unknown placement '$placement'" >&2; exit 2 ;;
+esac
 # K ranks per host: each host named K times in a row.
 awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
 # Its own temporary directory: SMPI copies the program and libfastred.so there

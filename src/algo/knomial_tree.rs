@@ -26,6 +26,7 @@ pub const RADIX: usize = 4;
 pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
     let me = relative_rank(t.rank(), root, p);
+    let n = buf.len();
     let mut incoming = super::Scratch::empty();
     let mut stride = 1;
     while stride < p {
@@ -33,10 +34,20 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         if digit != 0 {
             return t.send(absolute_rank(me - digit * stride, root, p), buf);
         }
-        for child in (1..RADIX).map(|j| me + j * stride).take_while(|c| *c < p) {
-            incoming.resize(buf.len())?;
-            t.recv(absolute_rank(child, root, p), &mut incoming)?;
-            op.reduce(&incoming, buf, false)?;
+        // The children's vectors arrive side by side (all receives posted), then
+        // are reduced in digit order.
+        let children = (1..RADIX).map(|j| me + j * stride).take_while(|c| *c < p).count();
+        incoming.resize(children * n)?;
+        let mut sources: [(usize, &mut [u8]); RADIX - 1] = Default::default();
+        let mut rest = &mut incoming[..];
+        for (j, slot) in sources.iter_mut().take(children).enumerate() {
+            let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
+            *slot = (absolute_rank(me + (j + 1) * stride, root, p), part);
+            rest = tail;
+        }
+        t.recv_each(&mut sources[..children])?;
+        for j in 0..children {
+            op.reduce(&incoming[j * n..(j + 1) * n], buf, false)?;
         }
         stride *= RADIX;
     }

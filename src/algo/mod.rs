@@ -77,6 +77,12 @@ pub trait Transport {
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult;
     /// Send and receive at once (deadlock-free, like `MPI_Sendrecv`).
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult;
+    /// Receive one message from each `(source, buffer)`, all posted at once so
+    /// that they travel side by side (a tree node's children); by default one
+    /// after another.
+    fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
+        sources.iter_mut().try_for_each(|(from, buf)| self.recv(*from, buf))
+    }
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.

@@ -71,6 +71,10 @@ impl<T: Transport> Transport for Counting<'_, T> {
         self.record(Some(data.len()), Some(buf.len()));
         self.inner.sendrecv(to, data, from, buf)
     }
+    fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
+        sources.iter().for_each(|(_, buf)| self.record(None, Some(buf.len())));
+        self.inner.recv_each(sources)
+    }
     fn note_copy(&self, bytes: usize) {
         self.copied.set(self.copied.get() + bytes as u64);
         self.inner.note_copy(bytes)

@@ -216,6 +216,19 @@ impl Transport for PmpiTransport<'_> {
         }
         self.stream(Some((to, data)), Some((from, buf)))
     }
+
+    /// Whole messages (one piece each, no bounded receive): every receive
+    /// posted, then waited for in turn. Otherwise one after another.
+    fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
+        if sources.iter().any(|(from, buf)| buf.len() > self.piece_for(*from) || self.bounded(*from, buf.len())) {
+            return sources.iter_mut().try_for_each(|(from, buf)| self.recv(*from, buf));
+        }
+        let mut posted = Requests::new();
+        for (from, buf) in sources.iter_mut() {
+            posted.irecv(self.comm, *from, TAG, buf)?;
+        }
+        posted.wait_all()
+    }
 }
 
 #[cfg(test)]
