@@ -465,6 +465,9 @@ pub fn sendrecv(comm: MPI_Comm, tag: c_int, to: usize, data: &[u8], from: usize,
     })
 }
 
+/// `PMPI_Isend`'s signature (also `PMPI_Issend`'s).
+type SendFn = unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int;
+
 /// Non-blocking requests on buffers borrowed for `'a`. Every request is
 /// completed before the buffers can go: by [`Requests::wait_all`], or, on an
 /// error path (a post that failed part way, a failed wait), by `Drop`, which
@@ -501,9 +504,20 @@ impl<'a> Requests<'a> {
 
     /// Post a send of `data` (borrowed until the requests complete).
     pub fn isend(&mut self, comm: MPI_Comm, to: usize, tag: c_int, data: &'a [u8]) -> MpiResult {
+        self.post_send(ffi::PMPI_Isend, comm, to, tag, data)
+    }
+
+    /// Post a synchronous-mode send of `data` (`MPI_Issend`: complete only
+    /// once the receiver has matched it), borrowed until the requests complete.
+    pub fn issend(&mut self, comm: MPI_Comm, to: usize, tag: c_int, data: &'a [u8]) -> MpiResult {
+        self.post_send(ffi::PMPI_Issend, comm, to, tag, data)
+    }
+
+    /// Post `data` with `PMPI_Isend` or `PMPI_Issend`.
+    fn post_send(&mut self, post: SendFn, comm: MPI_Comm, to: usize, tag: c_int, data: &'a [u8]) -> MpiResult {
         let mut req = std::mem::MaybeUninit::uninit();
         // SAFETY: `data` is borrowed for 'a, as long as `self`, which completes the request.
-        check(unsafe { ffi::PMPI_Isend(buf_ptr(data), int(data.len())?, handle::byte(), to as c_int, tag, comm, req.as_mut_ptr()) })?;
+        check(unsafe { post(buf_ptr(data), int(data.len())?, handle::byte(), to as c_int, tag, comm, req.as_mut_ptr()) })?;
         // SAFETY: initialised by the successful call.
         self.reqs.push(unsafe { req.assume_init() });
         Ok(())
