@@ -68,11 +68,10 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible; do
+for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible step_sync; do
     $CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
-$CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/step_sync" "$root/tests/mpi/step_sync.c" || exit 1
 $CC -O1 -Wall -shared -fPIC -o "$out/libcount_issend.so" "$root/tests/mpi/count_issend.c" -ldl || exit 1
 $CC -O1 -Wno-unused-function -o "$out/collectives_linked" "$root/tests/mpi/collectives.c" \
     -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1

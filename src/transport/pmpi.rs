@@ -116,7 +116,7 @@ impl<'a> PmpiTransport<'a> {
     /// messages whatever the other direction's size. With `step_ends_delivered`
     /// the send's last piece goes in synchronous mode (why: `sendrecv` below).
     fn stream(&self, send: Option<(usize, &[u8])>, recv: Option<(usize, &mut [u8])>, step_ends_delivered: bool) -> MpiResult {
-        let mut sends = send.map(|(to, data)| (to, pieces(data.len(), self.piece_for(to)).map(move |r| (r.end == data.len(), &data[r]))));
+        let mut sends = send.map(|(to, data)| (to, pieces(data.len(), self.piece_for(to)).map(move |r| (step_ends_delivered && r.end == data.len(), &data[r]))));
         let mut recvs = recv.map(|(from, buf)| (from, recv_pieces(buf, self.piece_for(from))));
         let (mut sent, mut received) = (Requests::new(), Requests::new());
         loop {
@@ -125,8 +125,8 @@ impl<'a> PmpiTransport<'a> {
                 None => false,
             };
             let posted_send = match sends.as_mut() {
-                Some((to, next)) => post_windowed(&mut sent, next.next(), |q, (last, piece)| {
-                    if last && step_ends_delivered { q.issend(self.comm, *to, TAG, piece) } else { q.isend(self.comm, *to, TAG, piece) }
+                Some((to, next)) => post_windowed(&mut sent, next.next(), |q, (synchronous, piece)| {
+                    if synchronous { q.issend(self.comm, *to, TAG, piece) } else { q.isend(self.comm, *to, TAG, piece) }
                 })?,
                 None => false,
             };
