@@ -11,10 +11,12 @@
  *
  * Variant "reproducible" is fastred's default choice with FASTRED_REPRODUCIBLE
  * on (fastred_reproducible(1)) for that variant only, so its cost is measured
- * against "default" in the same run; run the whole sweep with
+ * against "default" in the same run; "reproducible:ALGO" forces fastred's
+ * algorithm ALGO in that mode (the library ignores it, with a warning, where
+ * ALGO cannot keep the canonical order); run the whole sweep with
  * FASTRED_REPRODUCIBLE=1 to have every variant in that mode.
  *
- * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,reproducible,native,ring,...|all]
+ * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,reproducible,native,ring,reproducible:ring,...|all]
  *                      [--time SECONDS] [--reps N] [--link-rate 50mbit] [--csv FILE]
  *                      [--factor F] [--latency] [--quiet]
  * --latency: for vectors up to 64 KiB, each timing is a batch of back-to-back
@@ -104,8 +106,9 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 typedef struct {
-    char name[64];  /* "native", "default", "reproducible" or an algorithm */
-    int algo;       /* fastred index; -1 native (PMPI), -2 default, -3 default in reproducible mode */
+    char name[64];  /* "native", "default", "reproducible", an algorithm or "reproducible:" one */
+    int algo;       /* fastred index; -1 native (PMPI), -2 default (either mode) */
+    int repro;      /* FASTRED_REPRODUCIBLE on for this variant */
 } variant;
 
 /* One call of collective c on `count` doubles, through fastred or PMPI. */
@@ -136,9 +139,9 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
  * from a barrier; returns the time per call. */
 static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts, int batch) {
     char spec[128];
-    if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], v->name);
+    if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], algorithm_name(v->algo));
     if (have_fastred) force(v->algo >= 0 ? spec : NULL);
-    if (reproducible) reproducible(v->algo == -3 ? 1 : -1);
+    if (reproducible) reproducible(v->repro ? 1 : -1);
     PMPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (int i = 0; i < batch; i++) call(c, v->algo == -1, in, out, count, rcounts);
@@ -222,13 +225,19 @@ int main(int argc, char **argv) {
         if (!listed(colls, coll_names[c])) continue;
         variant vs[32];
         int nv = 0;
+        memset(vs, 0, sizeof vs);
         if (listed(algos, "native") || !strcmp(algos, "all") || !have_fastred) { strcpy(vs[nv].name, "native"); vs[nv++].algo = -1; }
         if (have_fastred && (listed(algos, "default") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "default"); vs[nv++].algo = -2; }
-        if (reproducible && (listed(algos, "reproducible") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "reproducible"); vs[nv++].algo = -3; }
-        for (int a = 1; have_fastred && algorithm_name(a) && nv < 32; a++)
-            if (implements(c, a) && (!strcmp(algos, "all") || listed(algos, algorithm_name(a)))) {
-                snprintf(vs[nv].name, sizeof vs[nv].name, "%s", algorithm_name(a));
-                vs[nv++].algo = a;
+        if (reproducible && (listed(algos, "reproducible") || !strcmp(algos, "all"))) { strcpy(vs[nv].name, "reproducible"); vs[nv].repro = 1; vs[nv++].algo = -2; }
+        for (int repro = 0; repro <= (reproducible != NULL); repro++)
+            for (int a = 1; have_fastred && algorithm_name(a) && nv < 32; a++) {
+                char name[64];
+                snprintf(name, sizeof name, "%s%.40s", repro ? "reproducible:" : "", algorithm_name(a));
+                if (implements(c, a) && ((!strcmp(algos, "all") && !repro) || listed(algos, name))) {
+                    strcpy(vs[nv].name, name);
+                    vs[nv].repro = repro;
+                    vs[nv++].algo = a;
+                }
             }
         if (!rank && !quiet) printf("# %-21s %9s  %-18s %-20s %10s %9s %9s %7s %9s\n", "collective", "bytes", "variant", "ran", "median_s", "algbw_MB", "busbw_MB", "%bound", "vs_native");
         for (double s = min_size; s <= max_size; s *= factor, step++) {
