@@ -28,7 +28,9 @@
 //! four; each process gathers every contribution to its block and combines
 //! them with [`combine_in_order`]): see each algorithm's
 //! [`Descriptor::canonical`](crate::algo::registry::Descriptor::canonical).
-//! For p ≤ 2 every algorithm computes it (x0 ⊕ x1).
+//! The two-level algorithm computes it where the ranks sit on hosts in
+//! blocks ([`hosts_in_blocks`]), with canonical algorithms within and across
+//! the hosts. For p ≤ 2 every algorithm computes it (x0 ⊕ x1).
 
 use crate::algo::Pairs;
 use crate::error::MpiResult;
@@ -77,17 +79,40 @@ pub fn reduce_serial(op: &dyn Reducer, inputs: &[&[u8]], out: &mut [u8]) -> MpiR
 /// The canonical order written out over rank numbers, e.g. `((0+1)+2)+(3+4)`
 /// for p = 5 (for `fastred explain` and the README).
 pub fn formula(p: usize) -> String {
+    let t = tree(p, &|r| r.to_string());
+    if p > 1 { t[1..t.len() - 1].to_string() } else { t }
+}
+
+/// The canonical order of `p` leaves named by `leaf`, every join in parentheses.
+fn tree(p: usize, leaf: &dyn Fn(usize) -> String) -> String {
     if p == 0 {
         return String::new();
     }
     let pairs = Pairs::of(p);
     let mut terms: Vec<String> =
-        (0..pairs.pof2).map(|q| if q < pairs.removed { format!("({}+{})", 2 * q, 2 * q + 1) } else { pairs.first(q).to_string() }).collect();
+        (0..pairs.pof2).map(|q| if q < pairs.removed { format!("({}+{})", leaf(2 * q), leaf(2 * q + 1)) } else { leaf(pairs.first(q)) }).collect();
     while terms.len() > 1 {
         terms = terms.chunks(2).map(|pair| format!("({}+{})", pair[0], pair[1])).collect();
     }
-    let t = terms.pop().unwrap_or_default();
-    if p > 1 && t.starts_with('(') { t[1..t.len() - 1].to_string() } else { t }
+    terms.pop().unwrap_or_default()
+}
+
+/// Whether the ranks sit on hosts in blocks the canonical order respects:
+/// every host holds the same number K of ranks, K a power of two, host h
+/// (numbered by first appearance) ranks hK..hK+K−1. Then, with N hosts, the
+/// canonical order of p = NK is the canonical order of N applied to the
+/// hosts' canonical orders of K: with N' = 2^⌊lg N⌋, p' = KN' and
+/// r = K(N − N'), the first 2r ranks are the first 2(N − N') hosts, each
+/// an aligned run of K/2 pairs (a subtree of K/2 leaves), and the other hosts
+/// aligned runs of K single leaves; grouping the p' leaves K at a time gives
+/// hosts 2u, 2u+1 joined for u < N − N' and host u + N − N' alone after: the
+/// removal step of N. So a two-level algorithm that reduces in the canonical
+/// order within each host and then across the hosts computes it (checked
+/// for N ≤ 40, K ≤ 16 by the tests below).
+pub fn hosts_in_blocks(host_of: &[usize]) -> bool {
+    let hosts = host_of.iter().max().map_or(0, |&h| h + 1);
+    let k = if hosts == 0 { 0 } else { host_of.len() / hosts };
+    k.is_power_of_two() && k * hosts == host_of.len() && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
 }
 
 #[cfg(test)]
@@ -102,5 +127,23 @@ mod tests {
         assert_eq!(formula(5), "((0+1)+2)+(3+4)");
         assert_eq!(formula(6), "((0+1)+(2+3))+(4+5)");
         assert_eq!(formula(8), "((0+1)+(2+3))+((4+5)+(6+7))");
+    }
+
+    #[test]
+    fn hosts_of_a_power_of_two_ranks_in_blocks_compose_the_order() {
+        for hosts in 1..=40 {
+            for k in 1..=16 {
+                let two_level = tree(hosts, &|h| tree(k, &|i| (h * k + i).to_string()));
+                let blocks: Vec<usize> = (0..hosts * k).map(|r| r / k).collect();
+                assert_eq!(hosts_in_blocks(&blocks), k.is_power_of_two(), "{hosts} hosts x {k}");
+                if k.is_power_of_two() {
+                    assert_eq!(two_level, tree(hosts * k, &|r| r.to_string()), "{hosts} hosts x {k}");
+                } else if hosts == 2 {
+                    assert_ne!(two_level, tree(hosts * k, &|r| r.to_string()), "{hosts} hosts x {k}");
+                }
+            }
+        }
+        assert!(!hosts_in_blocks(&[0, 1, 0, 1]), "not consecutive");
+        assert!(!hosts_in_blocks(&[0, 0, 1, 1, 1, 1]), "unequal");
     }
 }

@@ -14,7 +14,7 @@ impl Algorithm {
     pub fn can_run(self, shape: &Shape) -> bool {
         self.implements(shape.coll)
             && (shape.commutative || self.preserves_rank_order())
-            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll))
+            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll) && (!self.descriptor().uses_hosts || shape.hosts.keeps_canonical_order()))
     }
 }
 
@@ -63,20 +63,37 @@ pub enum Hosts {
     OneHost,
     /// Several hosts, at least one with several ranks.
     Shared,
+    /// Several hosts with the same power-of-two number K > 1 of ranks each,
+    /// host h holding ranks hK..hK+K−1: the canonical order of
+    /// [`crate::reproducible`] is then the hosts' canonical order over each
+    /// host's, which the two-level algorithm can compute.
+    SharedInBlocks,
 }
 
 impl Hosts {
-    const ALL: [Hosts; 3] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared];
+    const ALL: [Hosts; 4] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared, Hosts::SharedInBlocks];
 
-    /// The class of `p` ranks on `host_count` hosts.
-    pub fn of(p: usize, host_count: usize) -> Hosts {
+    /// The class of a placement: `host_of[r]` is rank r's host, numbered in
+    /// order of first appearance.
+    pub fn of(host_of: &[usize]) -> Hosts {
+        let p = host_of.len();
+        let host_count = host_of.iter().max().map_or(0, |&h| h + 1);
         if host_count >= p {
             Hosts::OnePerHost
         } else if host_count == 1 {
             Hosts::OneHost
+        } else if crate::reproducible::hosts_in_blocks(host_of) {
+            Hosts::SharedInBlocks
         } else {
             Hosts::Shared
         }
+    }
+
+    /// The two-level algorithm computes the canonical order on this
+    /// placement (every class but [`Hosts::Shared`]; one host: its canonical
+    /// reduce-scatter within the host is the whole order).
+    pub fn keeps_canonical_order(self) -> bool {
+        self != Hosts::Shared
     }
 }
 
@@ -149,7 +166,7 @@ impl Condition {
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
             Condition::Topology => s.topology,
             Condition::OneHost => s.hosts == Hosts::OneHost,
-            Condition::SharedHosts => s.hosts == Hosts::Shared,
+            Condition::SharedHosts => matches!(s.hosts, Hosts::Shared | Hosts::SharedInBlocks),
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),

@@ -53,7 +53,7 @@ fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
                     let counting = Counting::new(t);
                     let ring = scrambled(p);
                     let hosts = scattered_hosts(p);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model };
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()

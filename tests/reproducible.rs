@@ -103,10 +103,10 @@ fn reference(op: &dyn Reducer, p: usize, n: usize, input: fn(usize, usize) -> Ve
 /// What one rank ends with: the whole vector (allreduce; reduce at the root)
 /// or its block (reduce-scatter); `None` where the collective leaves nothing.
 #[allow(clippy::too_many_arguments)]
-fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, input: &[u8], blocks: &Blocks, root: usize, separate_input: bool) -> Option<Vec<u8>> {
-    let (ring, hosts, model) = (scrambled(t.size()), scattered_hosts(t.size()), CostModel::default());
+fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, input: &[u8], blocks: &Blocks, root: usize, separate_input: bool, hosts: &[usize]) -> Option<Vec<u8>> {
+    let (ring, model) = (scrambled(t.size()), CostModel::default());
     // Segments (chunks) of 24 bytes for p ≤ 8: many chunks, every boundary case; the model's above.
-    let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: (t.size() <= 8).then_some(24), model: &model };
+    let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts, segment_bytes: (t.size() <= 8).then_some(24), model: &model, canonical: true, table: common::default_table() };
     let esz = op.elem_size();
     let mine = blocks.bytes(t.rank().min(blocks.len().saturating_sub(1)), esz);
     match (coll, d.run_from) {
@@ -127,6 +127,21 @@ fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, i
     }
 }
 
+/// Where the ranks sit for `d` on `p` processes: ranks scattered over hosts;
+/// for an algorithm that uses hosts, the placements that keep the canonical
+/// order (`Hosts::keeps_canonical_order`): one rank per host, one host, and
+/// hosts of K ranks in blocks for K = 2, 4, 8 dividing p (p ≤ 40).
+fn placements(d: &Descriptor, p: usize) -> Vec<Vec<usize>> {
+    if !d.uses_hosts {
+        return vec![scattered_hosts(p)];
+    }
+    let blocks = |k: usize| (0..p).map(|r| r / k).collect::<Vec<usize>>();
+    let mut v = vec![blocks(1), blocks(p.max(1))];
+    v.extend([2, 4, 8].into_iter().filter(|&k| k < p && p % k == 0 && p <= 40).map(blocks));
+    v.iter().for_each(|h| assert!(Hosts::of(h).keeps_canonical_order(), "{h:?}"));
+    v
+}
+
 /// Every case of `coll` for `d` on `p` processes: (what, expected, got) per rank.
 fn check(d: &Descriptor, coll: Collective, p: usize, op: &(dyn Reducer + Sync), input: fn(usize, usize) -> Vec<u8>, what: &str) {
     let esz = op.elem_size();
@@ -138,15 +153,17 @@ fn check(d: &Descriptor, coll: Collective, p: usize, op: &(dyn Reducer + Sync), 
     for (blocks, root) in &cases {
         let n = blocks.total();
         let want = reference(op, p, n, input);
-        for separate in [false, true] {
-            if separate && d.run_from.is_none() {
-                continue;
-            }
-            let got = InProcess::run(p, |t| run_case(d, t, op, coll, &input(t.rank(), n), blocks, *root, separate));
-            for (r, g) in got.iter().enumerate() {
-                let Some(g) = g else { continue };
-                let expected = if matches!(coll, Collective::ReduceScatter | Collective::ReduceScatterBlock) { &want[blocks.bytes(r, esz)] } else { &want[..] };
-                assert!(g == expected, "{} {}: {what}: p={p} n={n} root={root} blocks={blocks:?} separate input={separate}: rank {r} differs from the canonical order", d.name, coll.name());
+        for hosts in placements(d, p) {
+            for separate in [false, true] {
+                if separate && d.run_from.is_none() {
+                    continue;
+                }
+                let got = InProcess::run(p, |t| run_case(d, t, op, coll, &input(t.rank(), n), blocks, *root, separate, &hosts));
+                for (r, g) in got.iter().enumerate() {
+                    let Some(g) = g else { continue };
+                    let expected = if matches!(coll, Collective::ReduceScatter | Collective::ReduceScatterBlock) { &want[blocks.bytes(r, esz)] } else { &want[..] };
+                    assert!(g == expected, "{} {}: {what}: p={p} n={n} root={root} blocks={blocks:?} hosts={hosts:?} separate input={separate}: rank {r} differs from the canonical order", d.name, coll.name());
+                }
             }
         }
     }
@@ -170,7 +187,7 @@ fn sweep(name: &str) {
 }
 
 /// The algorithms swept below, one test each (so they run in parallel).
-const SWEPT: [&str; 5] = ["tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline"];
+const SWEPT: [&str; 6] = ["tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical"];
 
 #[test]
 fn every_canonical_algorithm_is_swept() {
@@ -204,6 +221,48 @@ fn pairwise_pipeline_computes_the_canonical_tree() {
     sweep("pairwise_pipeline");
 }
 
+#[test]
+fn hierarchical_computes_the_canonical_tree_on_hosts_in_blocks() {
+    sweep("hierarchical");
+}
+
+/// The two-level algorithm needs both: hosts in blocks (on 3 hosts of 2
+/// ranks scattered, or 2 hosts of 3, it computes another tree) and the
+/// canonical order within and across hosts (a job that does not ask for it
+/// runs the ring within the host: another tree on hosts of 4).
+#[test]
+fn hierarchical_needs_hosts_in_blocks_and_the_canonical_parts() {
+    let d = Algorithm::Hierarchical.descriptor();
+    let differs = |p: usize, hosts: &[usize], canonical: bool| {
+        let n = 2 * p + 3;
+        let blocks = Blocks::even(n, p);
+        let want = reference(&TreeShape, p, n, shape_input);
+        Collective::ALL.iter().any(|&coll| {
+            let got = InProcess::run(p, |t| {
+                let (ring, model) = (scrambled(p), CostModel::default());
+                let job = Job { coll, blocks: &blocks, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical, table: common::default_table() };
+                let mut buf = shape_input(t.rank(), n);
+                (d.run.unwrap())(t, &TreeShape, &mut buf, &job).unwrap();
+                buf
+            });
+            got.iter().enumerate().any(|(r, g)| match coll {
+                Collective::ReduceScatter | Collective::ReduceScatterBlock => g[blocks.bytes(r, 8)] != want[blocks.bytes(r, 8)],
+                Collective::Reduce => r == 0 && g != &want,
+                Collective::Allreduce => g != &want,
+            })
+        })
+    };
+    for (hosts, canonical, why) in [
+        (&[0, 1, 2, 0, 1, 2][..], true, "scattered"),
+        (&[0, 0, 0, 1, 1, 1][..], true, "hosts of 3"),
+        (&[0, 0, 0, 0, 1, 1, 1, 1][..], false, "the ring within hosts"),
+    ] {
+        assert!(!Hosts::of(hosts).keeps_canonical_order() || !canonical, "{why}: the selector would allow it");
+        assert!(differs(hosts.len(), hosts, canonical), "{why}: computes the canonical tree");
+    }
+    assert!(!differs(8, &[0, 0, 0, 0, 1, 1, 1, 1], true));
+}
+
 /// The shape check can fail: every algorithm not marked canonical computes
 /// another tree for some p ≤ 16, and the doubles give a right-to-left sum
 /// other bits than the canonical one.
@@ -215,7 +274,7 @@ fn other_orders_are_told_apart() {
                 let n = p + 3;
                 let blocks = Blocks::even(n, p);
                 let want = reference(&TreeShape, p, n, shape_input);
-                let got = InProcess::run(p, |t| run_case(d, t, &TreeShape, coll, &shape_input(t.rank(), n), &blocks, 0, false));
+                let got = InProcess::run(p, |t| run_case(d, t, &TreeShape, coll, &shape_input(t.rank(), n), &blocks, 0, false, &scattered_hosts(p)));
                 got.iter().enumerate().any(|(r, g)| match (g, coll) {
                     (None, _) => false,
                     (Some(g), Collective::ReduceScatter | Collective::ReduceScatterBlock) => g[..] != want[blocks.bytes(r, 8)],
@@ -248,11 +307,12 @@ fn the_selector_only_picks_canonical_algorithms() {
         for coll in Collective::ALL {
             for p in [1, 2, 3, 5, 8, 12, 100, 1024] {
                 for bytes in [0, 8, 1000, 64 << 10, 1 << 20, 64 << 20] {
-                    for (topology, hosts) in [(false, Hosts::OnePerHost), (true, Hosts::Shared), (false, Hosts::OneHost)] {
-                        for forced in [None, Some(Algorithm::Ring), Some(Algorithm::Native), Some(Algorithm::Rabenseifner), Some(Algorithm::Tree)] {
+                    for (topology, hosts) in [(false, Hosts::OnePerHost), (true, Hosts::Shared), (false, Hosts::OneHost), (false, Hosts::SharedInBlocks)] {
+                        for forced in [None, Some(Algorithm::Ring), Some(Algorithm::Native), Some(Algorithm::Rabenseifner), Some(Algorithm::Tree), Some(Algorithm::Hierarchical)] {
                             let s = Shape { topology, hosts, ..shape(coll, bytes, p, true) };
                             let c = choose(&s, forced, table);
-                            assert!(p <= 2 || c.algorithm.computes_canonical_order(coll), "{}: {coll:?} {bytes} B p={p} forced {forced:?}: {:?}", table.source, c.algorithm);
+                            assert!(p <= 2 || c.algorithm.can_run(&s), "{}: {coll:?} {bytes} B p={p} forced {forced:?}: {:?}", table.source, c.algorithm);
+                            assert!(p <= 2 || c.algorithm.computes_canonical_order(coll) && (!c.algorithm.descriptor().uses_hosts || hosts != Hosts::Shared));
                             if let Some(f) = forced {
                                 assert_eq!(c.override_ignored, !(f.can_run(&s) || (f == Algorithm::Native && p <= 2)), "{f:?}");
                             }

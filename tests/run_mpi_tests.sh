@@ -137,6 +137,16 @@ for np in 3 5; do
         echo "  skip  reproducible-same-bits-as-$other-np$np ($other's tests have not run in this tree)"
     fi
 done
+# Ranks sharing hosts in blocks (pretended: FAKE_BLOCK=K consecutive ranks per
+# host): the two-level algorithm keeps the canonical order, and the default
+# runs it for long vectors (3 hosts x 2 and 2 x 4; MPICH 2 x 2).
+if [ "$flavour" = openmpi ]; then block_runs="6:2 8:4"; else block_runs="4:2"; fi
+for run in $block_runs; do
+    np=${run%%:*} k=${run##*:}
+    check "reproducible-hosts-in-blocks-of-$k-np$np" 900 \
+        "reproducible: OK AND allreduce of 480016 B on $np processes in reproducible mode \\(canonical order\\): hierarchical \\(default table" \
+        "$np" env FAKE_BLOCK=$k "$FAKE" $P FASTRED_REPRODUCIBLE=1 FASTRED_LOG=debug "$out/reproducible" quick
+done
 # Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
 # logic, the same on both MPIs (run on Open MPI; MPICH's oversubscribed runs are slow).
 if [ "$flavour" = openmpi ]; then

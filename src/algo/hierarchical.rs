@@ -8,7 +8,8 @@
 //!    rank of local index l < L ends with block l reduced over its host;
 //! 2. lane l (the ranks of local index l, one per host) reduces block l
 //!    across the hosts: L inter-host operations at once, each with the
-//!    algorithm the α-β-γ model prefers for its block and host count;
+//!    algorithm the active table chooses for one rank per host, its block
+//!    and host count (the α-β-γ model's where the table names none);
 //! 3. allreduce: within each host, a ring allgather of the L blocks; reduce:
 //!    the lane ranks on the root's host send their blocks to the root.
 //!
@@ -18,7 +19,11 @@
 //!
 //! Any number of ranks per host (beyond L they help in step 1 only), in any
 //! rank positions. Needs a commutative op. Each block is reduced by one lane
-//! and copied, so every rank gets bit-identical results.
+//! and copied, so every rank gets bit-identical results. Where the call must
+//! follow the canonical order (`FASTRED_REPRODUCIBLE`), step 1 is a
+//! reduce-scatter that computes it and step 2 an algorithm that does: on
+//! hosts in blocks ([`crate::reproducible::hosts_in_blocks`]) and on one
+//! host, that is the whole canonical order.
 
 use super::registry::{Job, REGISTRY};
 use super::ring::{self, RingPosition};
@@ -29,6 +34,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
 use crate::scratch::Pooled;
+use crate::select::{Hosts, Shape};
 use std::ops::Range;
 
 /// This rank's two groups.
@@ -65,30 +71,60 @@ impl Groups {
     }
 }
 
-/// The inter-host algorithm for `coll` on `bytes` over `hosts` processes:
-/// the registered one (not this one) with the lowest α-β-γ estimate, and
-/// that estimate.
-fn inter_host_algorithm(coll: Collective, bytes: usize, hosts: usize, m: &CostModel) -> Option<(&'static super::registry::Descriptor, f64)> {
+/// The registered algorithm (not a two-level one) for `coll` on `bytes` over
+/// `procs` processes with the lowest α-β-γ estimate, and that estimate; only
+/// those that compute the canonical order where the call must.
+fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bool, m: &CostModel) -> Option<(&'static super::registry::Descriptor, f64)> {
     REGISTRY
         .iter()
         .filter(|d| d.run.is_some() && !d.uses_hosts && d.collectives.contains(&coll))
-        .filter_map(|d| d.estimate.map(|e| (d, e(coll, bytes, hosts, m))))
+        .filter(|d| !canonical || d.canonical.contains(&coll))
+        .filter_map(|d| d.estimate.map(|e| (d, e(coll, bytes, procs, m))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
-/// Step 2: lane `t` reduces `data` across hosts with the registered
-/// algorithm the model prefers: allreduce, reduce to lane rank `root`, or
-/// reduce-scatter into `blocks` (one per lane rank).
-fn across_hosts(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], blocks: &Blocks, root: usize, job: &Job) -> MpiResult {
+/// The algorithm for one phase: `coll` on `bytes` over `procs` processes
+/// that are each on a host of their own (a lane across hosts) or all on one
+/// (a host's ranks): the active table's choice for such a call, where that is
+/// a single-level algorithm fastred runs (the table's rules were measured in
+/// those regimes), else [`best_single_level`]'s.
+fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, job: &Job) -> Option<&'static super::registry::Descriptor> {
+    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, floating: job.canonical, reproducible: job.canonical };
+    let chosen = crate::select::choose(&shape, None, job.table).algorithm;
+    if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts && chosen.can_run(&shape) {
+        return Some(chosen.descriptor());
+    }
+    best_single_level(coll, bytes, procs, job.canonical, job.model).map(|(d, _)| d)
+}
+
+/// Run `coll` over the processes of `t` (a host's ranks: `hosts` is
+/// [`Hosts::OneHost`], or a lane: [`Hosts::OnePerHost`]) with
+/// [`phase_algorithm`]'s choice: allreduce, reduce to `root`, or
+/// reduce-scatter into `blocks`.
+#[allow(clippy::too_many_arguments)]
+fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, hosts: Hosts, job: &Job) -> MpiResult {
     if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some((d, _)) = inter_host_algorithm(job.coll, data.len(), t.size(), job.model) else {
-        return super::registry::not_implemented("hierarchical (no inter-host algorithm)", job.coll);
+    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, job) else {
+        return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
-    let inner = Job { coll: job.coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model };
-    (d.run.expect("filtered on run"))(t, op, data, &inner)
+    let inner = Job { coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model, canonical: job.canonical, table: job.table };
+    (d.run.expect("checked: runs"))(t, op, data, &inner)
+}
+
+/// Step 1: local rank i ends with `segments[i]` (contiguous from 0) reduced
+/// over its host: the ring reduce-scatter, or where the call must follow the
+/// canonical order, a registered reduce-scatter that computes it (then with
+/// the hosts in blocks, [`crate::reproducible::hosts_in_blocks`], step 2's
+/// canonical algorithm across the hosts completes the canonical order).
+fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, job: &Job) -> MpiResult {
+    if !job.canonical {
+        return ring::reduce_scatter(on_host, op, buf, segments, position);
+    }
+    let blocks = Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
+    single_level(on_host, op, buf, Collective::ReduceScatter, &blocks, 0, Hosts::OneHost, job)
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
@@ -168,7 +204,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { parts.part[i].clone() } else { end..end }).collect();
     let on_host = Subset::new(t, &g.local, g.my_local);
     let order = ring::rank_order(g.local.len());
-    ring::reduce_scatter(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local))?;
+    within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), job)?;
     let mine = job.blocks.bytes(me, esz);
     let my_lane = g.local_index[me] % g.lanes;
     if g.my_local >= g.lanes {
@@ -179,7 +215,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let part = parts.part[g.my_local].clone();
     let lane = Subset::new(t, &g.lane, g.my_lane_position);
     let lane_blocks = parts.lane_blocks(g.my_local);
-    across_hosts(&lane, op, &mut work[part.clone()], &lane_blocks, 0, job)?;
+    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::OnePerHost, job)?;
     // 3. Hand each block of my host in this part to its rank.
     for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
         let block = &work[parts.at[r].clone()];
@@ -204,7 +240,7 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let on_host = Subset::new(t, &g.local, g.my_local);
     let order = ring::rank_order(g.local.len());
     let position = RingPosition::of(&order, g.my_local);
-    ring::reduce_scatter(&on_host, op, buf, &segments, &position)?;
+    within_host(&on_host, op, buf, &segments, &position, job)?;
 
     // 2. Across hosts, one lane per block.
     let is_reduce = job.coll == Collective::Reduce;
@@ -212,7 +248,7 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         let lane = Subset::new(t, &g.lane, g.my_lane_position);
         let root_host = job.hosts[job.root];
         let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
-        across_hosts(&lane, op, &mut buf[segments[g.my_local].clone()], &Blocks::even(0, 1), lane_root, job)?;
+        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::OnePerHost, job)?;
     }
 
     // 3. Back within the host.
@@ -250,7 +286,7 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
 /// it, one rank per host, where the two-level algorithm is its inter-host
 /// algorithm.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
-    inter_host_algorithm(coll, bytes, p, m).map_or(f64::INFINITY, |(_, estimate)| estimate)
+    best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, estimate)| estimate)
 }
 
 #[cfg(test)]

@@ -57,6 +57,12 @@ pub struct Job<'a> {
     /// `FASTRED_SEGMENT`, for the pipelined reduces.
     pub segment_bytes: Option<usize>,
     pub model: &'a CostModel,
+    /// The call must follow the canonical order of [`crate::reproducible`]:
+    /// algorithms built of others (the two-level one) choose canonical ones.
+    pub canonical: bool,
+    /// The active selection table, for algorithms built of others (the
+    /// two-level one chooses its phases' algorithms with it).
+    pub table: &'a crate::select::Table,
 }
 
 /// Run an algorithm: `buf` holds this process's input and receives its result
@@ -84,7 +90,9 @@ pub struct Descriptor {
     pub rank_ordered: bool,
     /// The collectives for which it computes the canonical order of
     /// [`crate::reproducible`] for every element, whatever the count (the
-    /// algorithms `FASTRED_REPRODUCIBLE` may use).
+    /// algorithms `FASTRED_REPRODUCIBLE` may use); for one that
+    /// [`uses_hosts`](Self::uses_hosts), on the placements that
+    /// [keep it](crate::select::Hosts::keeps_canonical_order).
     pub canonical: &'static [Collective],
     /// Runs on the logical ring, which is computed (collectively) before the run.
     pub uses_ring: bool,
@@ -179,7 +187,7 @@ pub static REGISTRY: [Descriptor; 17] = [
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
-        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: true,
         estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
     },
     Descriptor {

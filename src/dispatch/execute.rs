@@ -83,6 +83,8 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
         hosts: placement.map_or(&[][..], |p| &p.host_of),
         segment_bytes: st.segment_bytes,
         model: &model,
+        canonical: plan.canonical,
+        table: &st.table,
     };
     // SAFETY (user_slice, user_slice_mut): validation checked the buffers are
     // non-null; MPI defines how many bytes they hold; nothing else borrows them.

@@ -90,6 +90,8 @@ pub struct Plan {
     algorithm: Algorithm,
     reducer: AnyReducer,
     commutative: bool,
+    /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
+    canonical: bool,
     /// Per-rank blocks in elements (reduce-scatter), or one block of the whole vector.
     blocks: Blocks,
     input: Input,
@@ -286,10 +288,11 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
     let reproducible = config::effective_reproducible(state.reproducible);
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating, reproducible };
+    let canonical = shape.order_is_fixed();
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
         None => {
-            let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating, reproducible };
             let algorithm = decide(state, shape)?;
             state.cache_decision(call.coll, &key, algorithm);
             algorithm
@@ -302,18 +305,20 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
         let forced = config::effective(state.forced).get(call.coll);
         return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
     }
-    Ok(Plan { state, algorithm, reducer, commutative, blocks, input, output, local_error })
+    Ok(Plan { state, algorithm, reducer, commutative, canonical, blocks, input, output, local_error })
 }
 
 /// The selector's decision for `shape` on this communicator (not cached yet:
 /// the first call of its kind), with its warnings and debug log line.
 fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     let forced = config::effective(state.forced).get(shape.coll);
-    // The placement is computed (collectively) only when the decision depends on it.
-    if forced.is_none() && state.table.depends_on_placement(&shape) {
+    // The placement is computed (collectively) only when the decision depends
+    // on it: the table's, or whether a forced two-level algorithm keeps the canonical order.
+    let forced_needs_hosts = forced.is_some_and(|a| a.descriptor().uses_hosts) && shape.order_is_fixed();
+    if (forced.is_none() && state.table.depends_on_placement(&shape)) || forced_needs_hosts {
         let placement = state.placement()?;
         shape.topology = placement.ring_matters;
-        shape.hosts = select::Hosts::of(shape.procs, placement.host_count());
+        shape.hosts = select::Hosts::of(&placement.host_of);
     }
     let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {

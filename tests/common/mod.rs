@@ -38,3 +38,9 @@ pub fn layouts(p: usize) -> Vec<Blocks> {
         Blocks::even(0, p),
     ]
 }
+
+/// The default selection table, parsed once.
+pub fn default_table() -> &'static fastred::select::Table {
+    static TABLE: std::sync::OnceLock<fastred::select::Table> = std::sync::OnceLock::new();
+    TABLE.get_or_init(fastred::select::Table::default_table)
+}

@@ -182,7 +182,8 @@ static int one_case(const kind *k, int coll, size_t n, int root, int in_place, i
 }
 
 static int canonical_algorithm(const char *name) {
-    return !strcmp(name, "tree") || !strcmp(name, "recursive_doubling") || !strcmp(name, "rabenseifner") || !strcmp(name, "pairwise") || !strcmp(name, "pairwise_pipeline");
+    return !strcmp(name, "tree") || !strcmp(name, "recursive_doubling") || !strcmp(name, "rabenseifner") || !strcmp(name, "pairwise") || !strcmp(name, "pairwise_pipeline")
+        || !strcmp(name, "hierarchical"); /* where the hosts keep the order (one host, hosts in blocks); else the library ignores it */
 }
 
 int main(int argc, char **argv) {
@@ -212,11 +213,11 @@ int main(int argc, char **argv) {
     size_t counts_quick[] = {0, 1, (size_t)p + 1, 100, 30001};
     size_t *counts = quick ? counts_quick : counts_full;
     int ncounts = quick ? 5 : 8;
-    const char *algos[] = {NULL, "tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline"};
+    const char *algos[] = {NULL, "tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical"};
     long cases = 0, wrong_algorithm = 0;
 
     for (int c = 0; c < 4; c++)
-        for (int a = 0; a < 6; a++) {
+        for (int a = 0; a < (int)(sizeof algos / sizeof *algos); a++) {
             if (algos[a]) {
                 int idx = 0;
                 while (idx < api.algorithms && strcmp(api.algorithm_name(idx), algos[a])) idx++;

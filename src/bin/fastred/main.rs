@@ -300,7 +300,8 @@ fn explain(args: Vec<String>) -> i32 {
         eprintln!("fastred explain: --coll, --procs and --bytes are required");
         return 2;
     };
-    let hosts = select::Hosts::of(procs, procs.div_ceil(ranks_per_host.max(1)));
+    let host_of: Vec<usize> = (0..procs).map(|r| r / ranks_per_host.max(1)).collect();
+    let hosts = select::Hosts::of(&host_of);
     let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, floating: floating && builtin, reproducible };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
