@@ -97,6 +97,17 @@ impl Hosts {
     }
 }
 
+impl fmt::Display for Hosts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Hosts::OnePerHost => "one rank per host",
+            Hosts::OneHost => "one host",
+            Hosts::Shared => "shared hosts",
+            Hosts::SharedInBlocks => "shared hosts in blocks (the two-level algorithm keeps FASTRED_REPRODUCIBLE's order)",
+        })
+    }
+}
+
 /// δ_expo,max (Rabenseifner 2004 §3.6, footnote 2): the largest difference of
 /// two consecutive exponents in the binary representation of p, e.g.
 /// 100 = 2^6 + 2^5 + 2^2 → 3. A power of two has one exponent and no

@@ -309,7 +309,7 @@ fn explain(args: Vec<String>) -> i32 {
     println!("{} of {bytes} B ({} elements of {elem} B) on {procs} processes{}{}:", coll.name(), shape.elems,
         if commutative { "" } else { ", non-commutative op" }, if topology { ", topology calls for the ring" } else { "" });
     if ranks_per_host > 1 {
-        println!("  ranks per host: {ranks_per_host} ({hosts:?})");
+        println!("  ranks per host: {ranks_per_host}, in rank order: {hosts}");
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
     for (mode, fixed) in [("default mode", false), ("FASTRED_REPRODUCIBLE=1", true)] {
