@@ -90,8 +90,9 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// those regimes), else [`best_single_level`]'s.
 fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, job: &Job) -> Option<&'static super::registry::Descriptor> {
     let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, floating: job.canonical, reproducible: job.canonical };
+    // `choose` returns `native` or an algorithm that can run the shape.
     let chosen = crate::select::choose(&shape, None, job.table).algorithm;
-    if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts && chosen.can_run(&shape) {
+    if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {
         return Some(chosen.descriptor());
     }
     best_single_level(coll, bytes, procs, job.canonical, job.model).map(|(d, _)| d)
