@@ -141,11 +141,22 @@ impl CommState {
     }
 }
 
-/// Freeing the state (when the user frees the communicator) frees fastred's copy.
+/// Freeing the state (when the user frees the communicator) frees fastred's
+/// copy, and counts in [`states_freed`].
 impl Drop for CommState {
     fn drop(&mut self) {
+        STATES_FREED.fetch_add(1, Ordering::Release);
         let _ = mpi::free(&mut self.shadow);
     }
+}
+
+static STATES_FREED: AtomicU64 = AtomicU64::new(0);
+
+/// How many communicators' states have been freed so far. While it is
+/// unchanged, a handle that had state still names the same communicator (MPI
+/// may reuse a handle only after the communicator it named is freed).
+pub fn states_freed() -> u64 {
+    STATES_FREED.load(Ordering::Acquire)
 }
 
 static KEYVAL: OnceCell<mpi::OwningKeyval<CommState>> = OnceCell::new();

@@ -218,6 +218,12 @@ pub fn override_word() -> u64 {
     OVERRIDE.load(Ordering::Relaxed)
 }
 
+/// Both overrides in one word: equal words, equal overrides (a remembered
+/// call is valid only while it is unchanged: `dispatch::repeat`).
+pub fn overrides_word() -> u64 {
+    OVERRIDE.load(Ordering::Relaxed) | u64::from(REPRODUCIBLE_OVERRIDE.load(Ordering::Relaxed)) << 40
+}
+
 /// The override if one is set, else `agreed`.
 pub fn effective(agreed: Forced) -> Forced {
     match OVERRIDE.load(Ordering::Relaxed) {

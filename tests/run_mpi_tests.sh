@@ -68,7 +68,7 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible step_sync; do
+for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible step_sync repeat_calls; do
     $CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
@@ -325,6 +325,10 @@ check "threads-multiple-pieces-np3" 300 "threads: OK" 3 $P FASTRED_PIECE=4K "$ou
 # No heap allocation per call on a communicator fastred has seen (every algorithm, 3 sizes).
 check "allocations-np2" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 2 $P "$out/allocations"
 [ "$flavour" = openmpi ] && check "allocations-np3" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 3 $P "$out/allocations"
+# Repeats of one call reuse its decision: still right after a freed handle
+# comes back for another communicator, a root change, a switched algorithm.
+check "repeat-calls-np2" 300 "repeat_calls: a freed handle came back [1-9][0-9]* times AND repeat_calls: OK" 2 $P "$out/repeat_calls"
+check "repeat-calls-np3" 300 "repeat_calls: OK" 3 $P "$out/repeat_calls"
 check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median" 2 $P "$out/churn" 10000 3 4096
 
 if [ "$flavour" = openmpi ]; then

@@ -128,6 +128,11 @@ impl Blocks {
         Blocks { layout: Layout::Offsets(offsets) }
     }
 
+    /// Whether the layout is [`Blocks::even`]'s (computed, not stored).
+    pub fn is_even(&self) -> bool {
+        matches!(self.layout, Layout::Even { .. })
+    }
+
     pub fn len(&self) -> usize {
         match &self.layout {
             Layout::Even { parts, .. } => *parts,

@@ -13,6 +13,7 @@
 
 mod buffers;
 mod execute;
+mod repeat;
 mod validate;
 
 use crate::algo::Blocks;
@@ -131,15 +132,35 @@ pub fn finalize() {
 /// The path of a call on a communicator fastred has seen asks MPI only for
 /// the communicator's attribute, takes no lock, formats nothing and reuses
 /// the decision of the last call of the same kind; the clock is read, and
-/// bytes and messages are counted, only with `FASTRED_STATS` set.
+/// bytes and messages are counted, only with `FASTRED_STATS` set; a repeat
+/// of a call handed to the library goes there after one thread-local lookup.
+#[inline]
 pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
     if FINALIZING.load(Ordering::Relaxed) || !mpi::is_initialized() {
         return fallback(call.sendbuf, call.recvbuf);
     }
     startup();
     let timed = config::local().stats;
+    let recalled = repeat::recall(call);
+    if recalled.is_some_and(|d| d.algorithm == Algorithm::Native && validate::plain_buffers(call, d.state.rank)) {
+        // A repeat of a call handed to the library, with ordinary buffers: straight there.
+        let start = timed.then(Instant::now);
+        let rc = fallback(call.sendbuf, call.recvbuf);
+        if timed {
+            stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), nanoseconds_since(start));
+        } else {
+            stats::record_handover(call.coll);
+        }
+        return rc;
+    }
+    run_planned(call, recalled, timed, fallback)
+}
+
+/// [`run`] past its shortcuts: plan the call, run it, report its errors.
+#[inline(never)]
+fn run_planned(call: &Call, recalled: Option<repeat::Decided>, timed: bool, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
     let outcome = guarded(|| {
-        let plan = plan(call)?;
+        let plan = plan(call, recalled)?;
         let start = timed.then(Instant::now);
         let traffic = execute::execute(call, &plan)?;
         let bytes = plan.blocks.total() * plan.reducer.elem_size();
@@ -257,11 +278,36 @@ fn intracomm_state(comm: MPI_Comm) -> Result<&'static CommState, NotOurs> {
     }
 }
 
-/// Validate the call and decide how to run it.
-fn plan(call: &Call) -> Result<Plan, NotOurs> {
+/// Validate the call and decide how to run it (`recalled`: the decision of
+/// the same call remembered from before).
+fn plan(call: &Call, recalled: Option<repeat::Decided>) -> Result<Plan, NotOurs> {
+    let (state, algorithm, reducer, commutative, canonical, blocks) = match recalled.and_then(|d| Some((d, d.blocks()?))) {
+        Some((d, blocks)) => (d.state, d.algorithm, AnyReducer::Builtin(d.reducer), true, d.canonical, blocks),
+        None => decide_call(call)?,
+    };
+    let esz = reducer.elem_size();
+    let total_bytes = blocks.total() * esz; // checked in decide_call
+    let own_block_bytes = if blocks.len() == state.size { blocks.count(state.rank) * esz } else { total_bytes };
+    let (input, output, local_error) = validate::check_buffers(call, state.rank, total_bytes, own_block_bytes);
+    if algorithm == Algorithm::Native {
+        if local_error.is_some() || (matches!(input, Input::InPlace) && buffers::in_place_needs_a_copy(call.coll)) {
+            return Err(NotOurs::LibraryWithScratch { error: local_error, input, output, bytes: total_bytes });
+        }
+        let forced = config::effective(state.forced).get(call.coll);
+        return Err(NotOurs::Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
+    }
+    Ok(Plan { state, algorithm, reducer, commutative, canonical, blocks, input, output, local_error })
+}
+
+/// Everything about `call` that depends only on arguments MPI requires all
+/// ranks to pass alike: the communicator's state, the blocks, the reducer,
+/// whether the op commutes, the canonical order, and the algorithm (cached per
+/// communicator, and the whole remembered for a repeat of the same call).
+#[allow(clippy::type_complexity)]
+fn decide_call(call: &Call) -> Result<(&'static CommState, Algorithm, AnyReducer, bool, bool, Blocks), NotOurs> {
     use NotOurs::Fallback;
     let state = intracomm_state(call.comm)?;
-    let (p, rank) = (state.size, state.rank);
+    let p = state.size;
     let blocks = validate::blocks_of(call, p)?;
     validate::check_handles(call)?;
     if call.coll == Collective::Reduce && !(0..p as c_int).contains(&call.root) {
@@ -281,11 +327,7 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
     };
     let builtin_op = matches!(reducer, AnyReducer::Builtin(_));
     let floating = matches!(&reducer, AnyReducer::Builtin(r) if r.elem().is_floating());
-    let esz = reducer.elem_size();
-    let total_bytes = blocks.total().checked_mul(esz).ok_or(Fallback("count too large"))?;
-
-    let own_block_bytes = if blocks.len() == p { blocks.count(rank) * esz } else { total_bytes };
-    let (input, output, local_error) = validate::check_buffers(call, rank, total_bytes, own_block_bytes);
+    let total_bytes = blocks.total().checked_mul(reducer.elem_size()).ok_or(Fallback("count too large"))?;
     let reproducible = config::effective_reproducible(state.reproducible);
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
     let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating, reproducible };
@@ -298,14 +340,10 @@ fn plan(call: &Call) -> Result<Plan, NotOurs> {
             algorithm
         }
     };
-    if algorithm == Algorithm::Native {
-        if local_error.is_some() || (matches!(input, Input::InPlace) && buffers::in_place_needs_a_copy(call.coll)) {
-            return Err(NotOurs::LibraryWithScratch { error: local_error, input, output, bytes: total_bytes });
-        }
-        let forced = config::effective(state.forced).get(call.coll);
-        return Err(Fallback(if forced == Some(Algorithm::Native) { "FASTRED_ALGO=native" } else { "no fastred algorithm for this call" }));
+    if let AnyReducer::Builtin(r) = reducer {
+        repeat::remember(call, repeat::Decided { state, algorithm, reducer: r, canonical, even: blocks.is_even().then(|| (blocks.total(), blocks.len())) });
     }
-    Ok(Plan { state, algorithm, reducer, commutative, canonical, blocks, input, output, local_error })
+    Ok((state, algorithm, reducer, commutative, canonical, blocks))
 }
 
 /// The selector's decision for `shape` on this communicator (not cached yet:

@@ -71,6 +71,18 @@ pub fn check_handles(call: &Call) -> Result<(), NotOurs> {
     Ok(())
 }
 
+/// Whether `call`'s buffers are ordinary on this rank: a send buffer (not
+/// `MPI_IN_PLACE`, not NULL) apart from a non-NULL receive buffer (or none
+/// needed: a non-root of a reduce). Then [`check_buffers`] finds no error and
+/// the library may be handed the call as it is.
+pub fn plain_buffers(call: &Call, rank: usize) -> bool {
+    let needs_recvbuf = call.coll != Collective::Reduce || rank as c_int == call.root;
+    !call.sendbuf.is_null()
+        && call.sendbuf != handle::in_place()
+        && (!call.recvbuf.is_null() || !needs_recvbuf)
+        && !std::ptr::eq(call.sendbuf, call.recvbuf)
+}
+
 /// This rank's buffers: where its input is, whether its receive buffer is
 /// usable, and the error its arguments deserve, if any.
 pub fn check_buffers(call: &Call, rank: usize, total_bytes: usize, block_bytes: usize) -> (Input, Option<*mut c_void>, Option<LocalError>) {
