@@ -39,7 +39,7 @@ pub unsafe fn user_slice_mut<'a>(ptr: *mut c_void, len: usize) -> &'a mut [u8] {
 ///
 /// # Safety
 /// `ptr` must point to `p` readable values (MPI's contract for recvcounts).
-pub unsafe fn user_counts<'a, T: Copy + Into<i64> + 'a>(ptr: *const T, p: usize) -> impl Iterator<Item = i64> + 'a {
+pub unsafe fn user_counts<'a, T: Copy + Into<i64> + 'a>(ptr: *const T, p: usize) -> impl Iterator<Item = i64> + Clone + 'a {
     // SAFETY: the caller's contract.
     unsafe { std::slice::from_raw_parts(ptr, p) }.iter().map(|&n| n.into())
 }

@@ -45,12 +45,12 @@ pub fn blocks_of(call: &Call, p: usize) -> Result<Blocks, NotOurs> {
     })
 }
 
-/// Blocks from a `recvcounts` array, or its first negative entry.
-fn per_rank(counts: impl Iterator<Item = i64>) -> Result<Blocks, i64> {
-    let counts: Vec<i64> = counts.collect();
-    match counts.iter().find(|&&n| n < 0) {
-        Some(&n) => Err(n),
-        None => Ok(Blocks::from_counts(counts.iter().map(|&n| n as usize))),
+/// Blocks from a `recvcounts` array, or its first negative entry (read
+/// twice rather than copied: the per-call path allocates nothing).
+fn per_rank(counts: impl Iterator<Item = i64> + Clone) -> Result<Blocks, i64> {
+    match counts.clone().find(|&n| n < 0) {
+        Some(n) => Err(n),
+        None => Ok(Blocks::from_counts(counts.map(|n| n as usize))),
     }
 }
 

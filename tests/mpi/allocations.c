@@ -1,7 +1,8 @@
 /*
  * The per-call path allocates nothing: on a communicator fastred has seen,
  * after a warm-up call of the same kind, a loop of calls of every collective
- * fastred runs without a user op (allreduce, reduce, reduce_scatter_block),
+ * fastred runs without a user op (allreduce, reduce, reduce_scatter with
+ * equal counts, reduce_scatter_block),
  * every algorithm that implements it (forced with fastred_force) and the
  * default choice, at several sizes, leaves fastred_allocations() unchanged.
  */
@@ -15,7 +16,8 @@ int main(int argc, char **argv) {
     CHECK(api.force && api.allocations, "fastred's C API not found");
     if (!(api.force && api.allocations)) return finish("allocations");
     const char *coll_names[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"};
-    const int colls[] = {0, 1, 3};
+    const int colls[] = {0, 1, 2, 3};
+    int *counts = malloc(sizeof(int) * t_size);
     const long sizes[] = {1, 500, 40000}; /* doubles: 8 B, 4 KB, 320 KB */
     enum { CALLS = 20 };
     long biggest = sizes[2] * t_size;
@@ -38,12 +40,15 @@ int main(int argc, char **argv) {
                     if (i == 1) before = api.allocations(); /* after the warm-up call */
                     if (c == 0) MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
                     else if (c == 1) MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, comm);
-                    else MPI_Reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+                    else if (c == 2) {
+                        for (int r = 0; r < t_size; r++) counts[r] = n;
+                        MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, comm);
+                    } else MPI_Reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
                 }
                 uint64_t made = api.allocations() - before;
                 CHECK(made == 0, "%s of %d doubles with %s: %llu allocations in %d calls", coll_names[c], n,
                       a < 0 ? "the default choice" : api.algorithm_name(a), (unsigned long long)made, CALLS);
-                double want = t_size * (double)(c == 3 ? t_rank * n : 0) + t_size * (t_size - 1) / 2.0;
+                double want = t_size * (double)(c >= 2 ? t_rank * n : 0) + t_size * (t_size - 1) / 2.0;
                 if (c != 1 || t_rank == root) CHECK(out[0] == want, "%s with %s: wrong result %g", coll_names[c], spec, out[0]);
                 checked++;
             }
@@ -54,5 +59,6 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&comm);
     free(in);
     free(out);
+    free(counts);
     return finish("allocations");
 }
