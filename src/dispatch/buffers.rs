@@ -35,13 +35,34 @@ pub unsafe fn user_slice_mut<'a>(ptr: *mut c_void, len: usize) -> &'a mut [u8] {
     if len == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(ptr.cast(), len) } }
 }
 
-/// The `p` entries of a user's `recvcounts` array.
-///
-/// # Safety
-/// `ptr` must point to `p` readable values (MPI's contract for recvcounts).
-pub unsafe fn user_counts<'a, T: Copy + Into<i64> + 'a>(ptr: *const T, p: usize) -> impl Iterator<Item = i64> + Clone + 'a {
-    // SAFETY: the caller's contract.
-    unsafe { std::slice::from_raw_parts(ptr, p) }.iter().map(|&n| n.into())
+/// The entries of a user's `recvcounts` array, as `i64`s.
+#[derive(Clone)]
+pub enum UserCounts<'a> {
+    Int(std::slice::Iter<'a, c_int>),
+    Large(std::slice::Iter<'a, crate::ffi::MPI_Count>),
+}
+
+impl Iterator for UserCounts<'_> {
+    type Item = i64;
+    fn next(&mut self) -> Option<i64> {
+        match self {
+            UserCounts::Int(it) => it.next().map(|&n| n.into()),
+            UserCounts::Large(it) => it.next().map(|&n| n as i64),
+        }
+    }
+}
+
+/// The `p` entries of `call`'s `recvcounts` array (an irregular
+/// reduce-scatter's), or `None` for a single count or a NULL array.
+pub fn user_counts(call: &super::Call, p: usize) -> Option<UserCounts<'_>> {
+    use super::Counts;
+    // SAFETY: MPI requires recvcounts to hold one entry per process, readable
+    // while the call runs (the iterator borrows the call).
+    match call.counts {
+        Counts::PerRank(ptr) if !ptr.is_null() => Some(UserCounts::Int(unsafe { std::slice::from_raw_parts(ptr, p) }.iter())),
+        Counts::PerRankLarge(ptr) if !ptr.is_null() => Some(UserCounts::Large(unsafe { std::slice::from_raw_parts(ptr, p) }.iter())),
+        _ => None,
+    }
 }
 
 pub use crate::scratch::Scratch;

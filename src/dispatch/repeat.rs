@@ -73,10 +73,7 @@ fn counts_of(call: &Call, p: usize) -> Option<[i64; MAX_COUNTS]> {
     match call.counts {
         Counts::One(n) => counts[0] = n,
         _ if p > MAX_COUNTS => return None,
-        // SAFETY: MPI requires recvcounts to hold one entry per process.
-        Counts::PerRank(ptr) if !ptr.is_null() => counts.iter_mut().zip(unsafe { user_counts(ptr, p) }).for_each(|(c, n)| *c = n),
-        Counts::PerRankLarge(ptr) if !ptr.is_null() => counts.iter_mut().zip(unsafe { user_counts(ptr, p) }).for_each(|(c, n)| *c = n),
-        _ => return None,
+        _ => counts.iter_mut().zip(user_counts(call, p)?).for_each(|(c, n)| *c = n),
     }
     Some(counts)
 }

@@ -34,10 +34,7 @@ pub fn blocks_of(call: &Call, p: usize) -> Result<Blocks, NotOurs> {
             Ok(Blocks::even(total, p))
         }
         Counts::One(n) => Ok(Blocks::even(n as usize, 1)),
-        // SAFETY: MPI requires recvcounts to hold one entry per process.
-        Counts::PerRank(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
-        Counts::PerRankLarge(ptr) if !ptr.is_null() => per_rank(unsafe { user_counts(ptr, p) }),
-        _ => return Err(NotOurs::Fallback("null recvcounts")),
+        _ => per_rank(user_counts(call, p).ok_or(NotOurs::Fallback("null recvcounts"))?),
     };
     blocks.map_err(|n| {
         log::debug!("{}: negative count ({n})", call.coll.mpi_name());
