@@ -9,7 +9,7 @@
 #                          [--rate 50mbit] [--trunk-rate RATE] [--place switch|interleaved]
 #                          [--ranks-per-host K]
 #   ci/cluster/cluster.sh run [mpirun args] PROGRAM [args]   # Open MPI over TCP across the hosts
-#   ci/cluster/cluster.sh run-mpich [mpiexec args] PROGRAM   # MPICH (UCX tcp); may hang in MPI_Finalize
+#   ci/cluster/cluster.sh run-mpich [mpiexec args] PROGRAM   # MPICH (UCX tcp across hosts, shm within)
 #   ci/cluster/cluster.sh exec HOST command...               # a command on one host
 #   ci/cluster/cluster.sh down                               # remove everything (safe to repeat)
 #   ci/cluster/cluster.sh check                              # can this machine make namespaces? (exit 0/1)
@@ -153,12 +153,34 @@ run() {
         --mca mpi_yield_when_idle 1 --bind-to none "${fwd[@]}" "$@"
 }
 
+# MPICH over UCX TCP between hosts, shared memory within (MPIR_CVAR_NOLOCAL=1
+# in the environment makes ranks of a host talk TCP too). MPI_Finalize is
+# replaced by a barrier and exit (mpich_finalize.c: MPICH 4.0.2 + UCX 1.13
+# hang there in half the runs); FASTRED_CLUSTER_MPICH_FINALIZE=library keeps
+# the library's own.
 run_mpich() {
     [ -f "$state/env" ] || { echo "no cluster: run '$0 up ...' first" >&2; exit 2; }
     . "$state/env"
-    local hosts
+    local hosts args=() preload=() shim="$state/mpich_finalize.so"
     hosts=$(awk -v k="$CLUSTER_RANKS_PER_HOST" '{print $1 ":" k}' "$state/hostfile" | paste -sd,)
-    export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 MPIR_CVAR_NOLOCAL=1
+    export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 MPIR_CVAR_NOLOCAL=${MPIR_CVAR_NOLOCAL:-0}
+    if [ "${FASTRED_CLUSTER_MPICH_FINALIZE:-exit}" = exit ]; then
+        if [ ! -f "$shim" ] || [ "$here/mpich_finalize.c" -nt "$shim" ]; then
+            mpicc.mpich -O2 -shared -fPIC -o "$shim" "$here/mpich_finalize.c"
+        fi
+        # The shim goes after whatever the job preloads (-genv LD_PRELOAD X or
+        # the environment's), so fastred's MPI_Finalize still runs first.
+        local found=
+        while [ $# -gt 0 ]; do
+            if [ "$1" = -genv ] && [ "${2:-}" = LD_PRELOAD ] && [ $# -ge 3 ]; then
+                args+=(-genv LD_PRELOAD "$3 $shim"); found=1; shift 3
+            else
+                args+=("$1"); shift
+            fi
+        done
+        [ -n "$found" ] || preload=(-genv LD_PRELOAD "${LD_PRELOAD:+$LD_PRELOAD }$shim")
+        set -- "${preload[@]}" "${args[@]}"
+    fi
     on h0 mpirun.mpich -launcher ssh -launcher-exec "$here/agent.sh" -iface eth0 -hosts "$hosts" -np "$CLUSTER_PROCS" \
         -genvlist "$(env | grep -o '^FASTRED_[A-Z_]*' | paste -sd, | sed 's/^,//;s/$/,UCX_TLS,UCX_NET_DEVICES,MPIR_CVAR_NOLOCAL,LD_PRELOAD/;s/^,//')" "$@"
 }
