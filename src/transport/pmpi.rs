@@ -28,13 +28,25 @@ use crate::mpi::{self, Requests};
 use std::ops::Range;
 use std::os::raw::c_int;
 
-/// Default piece size. Open MPI: 32 KiB, below its TCP eager limit (64 KiB).
-/// MPICH: no pieces (whole messages up to [`MAX_PIECE`]): there pieces go one
-/// blocking call at a time ([`PIECES_AT_ONCE`]), a round trip each, which
-/// halves the bandwidth (emulated cluster, 4 hosts at 50 Mbit/s, ring
-/// allreduce of 1-4 MiB: 0.54-0.58x native in 32 KiB pieces, 1.15-1.50x
-/// whole; docs/one-host.md). Both ends of a message must use the same size.
-pub const DEFAULT_PIECE: usize = if PIECES_AT_ONCE { 32 << 10 } else { MAX_PIECE };
+/// Default piece size, below the library's rendezvous threshold, so that a
+/// piece is handed off without waiting for its receiver. Open MPI: 32 KiB
+/// (its TCP eager limit is 64 KiB). MPICH: 16 KiB, where pieces go one
+/// blocking call at a time ([`PIECES_AT_ONCE`]): UCX 1.13 over TCP sends
+/// 32 KiB by rendezvous, a round trip per piece, which halved the bandwidth
+/// (ring allreduce of 1-4 MiB 0.54-0.58x native in 32 KiB pieces), and
+/// 16 KiB eagerly, so pieces stream (emulated cluster, 4 hosts at 50 Mbit/s,
+/// default / native: allreduce 1.11-1.59x whole -> 1.50-2.00x in 16 KiB
+/// pieces, pipelined reduce 0.63-1.28x -> 2.13-2.75x; docs/one-host.md
+/// "MPICH: pieces below the rendezvous threshold"). SMPI: no pieces (whole
+/// messages up to [`MAX_PIECE`]; its simulated transfers have no such
+/// threshold). Both ends of a message must use the same size.
+pub const DEFAULT_PIECE: usize = if cfg!(fastred_mpi = "openmpi") {
+    32 << 10
+} else if cfg!(fastred_mpi = "mpich") {
+    16 << 10
+} else {
+    MAX_PIECE
+};
 /// MPI counts are `int`: no piece may exceed this.
 pub const MAX_PIECE: usize = 1 << 30;
 /// Pieces posted ahead per direction of a transfer (Open MPI).
