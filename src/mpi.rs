@@ -547,6 +547,78 @@ impl<'a> Requests<'a> {
     }
 }
 
+/// Receives into consecutive parts of one buffer, posted front to back and
+/// completed oldest first, so that the parts already in can be read and
+/// written ([`Arrivals::arrived`]) while later parts are still arriving (a
+/// reduction folds piece k while piece k+1 travels). As with [`Requests`],
+/// every receive completes before the buffer can go.
+pub struct Arrivals<'a> {
+    base: *mut u8,
+    len: usize,
+    /// Bytes covered by posted receives, and by completed ones (a prefix).
+    posted: usize,
+    done: usize,
+    /// Where each posted receive ends, in the order posted; `ends[next]` is
+    /// the oldest pending one's.
+    ends: Pooled<usize>,
+    next: usize,
+    requests: Requests<'a>,
+}
+
+impl<'a> Arrivals<'a> {
+    /// Receives into `buf`, none posted yet.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        Arrivals { base: buf.as_mut_ptr(), len: buf.len(), posted: 0, done: 0, ends: Pooled::new(), next: 0, requests: Requests::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Receives posted and not yet completed.
+    pub fn pending(&self) -> usize {
+        self.requests.pending()
+    }
+
+    /// Bytes received so far: `arrived` may hand out `..done()`.
+    pub fn done(&self) -> usize {
+        self.done
+    }
+
+    /// Post a receive of the next `bytes` of the buffer from `from`.
+    pub fn irecv(&mut self, comm: MPI_Comm, from: usize, tag: c_int, bytes: usize) -> MpiResult {
+        assert!(bytes <= self.len - self.posted, "receives past the buffer's end");
+        // SAFETY: `posted..posted + bytes` lies in the buffer borrowed for 'a
+        // and is handed out nowhere else: `arrived` gives out only `..done`,
+        // and done ≤ posted.
+        let part = unsafe { std::slice::from_raw_parts_mut(self.base.add(self.posted), bytes) };
+        self.requests.irecv(comm, from, tag, part)?;
+        self.posted += bytes;
+        self.ends.push(self.posted);
+        Ok(())
+    }
+
+    /// Wait for the oldest pending receive; its data is then in `..done()`.
+    pub fn wait_oldest(&mut self) -> MpiResult {
+        self.requests.wait_oldest()?;
+        self.done = self.ends[self.next];
+        self.next += 1;
+        if self.next >= 64 && 2 * self.next >= self.ends.len() {
+            self.ends.drain(..self.next);
+            self.next = 0;
+        }
+        Ok(())
+    }
+
+    /// The received bytes `range` (within `..done()`), to read or write.
+    pub fn arrived(&mut self, range: std::ops::Range<usize>) -> &mut [u8] {
+        assert!(range.start <= range.end && range.end <= self.done, "not received yet");
+        // SAFETY: completed receives: MPI no longer touches `..done`, and the
+        // slice borrows `self` mutably, so no other is alive.
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(range.start), range.len()) }
+    }
+}
+
 impl Default for Requests<'_> {
     fn default() -> Self {
         Self::new()

@@ -147,8 +147,7 @@ fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?S
         let (to, from) = ((rank + s) % p, (rank + p - s) % p);
         let keep = rot.range(0, s_prev - s);
         incoming.resize(keep.len())?;
-        t.sendrecv(to, &r[rot.range(s, s_prev)], from, &mut incoming)?;
-        op.reduce(&incoming, &mut r[keep], false)?;
+        super::exchange_and_fold(t, op, r, rot.range(s, s_prev), to, keep, from, &mut incoming, false)?;
     }
     Ok(())
 }

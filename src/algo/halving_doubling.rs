@@ -48,8 +48,7 @@ fn remove_extra(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf
     let halves = Segments { n: buf.len() / esz };
     let (mine, theirs) = if is_even { (0, 1) } else { (1, 0) };
     let mut incoming = super::scratch(halves.bytes(1, mine, esz).len())?;
-    t.sendrecv(partner, &buf[halves.bytes(1, theirs, esz)], partner, &mut incoming)?;
-    op.reduce(&incoming, &mut buf[halves.bytes(1, mine, esz)], !is_even)?;
+    super::exchange_and_fold(t, op, buf, halves.bytes(1, theirs, esz), partner, halves.bytes(1, mine, esz), partner, &mut incoming, !is_even)?;
     if survivor_of_pair(pair) == rank {
         t.recv(partner, &mut buf[halves.bytes(1, theirs, esz)])?;
         Ok(Survivors { me: Some(pair), members })
@@ -130,13 +129,10 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         }
         incoming.resize(kept.clone().map(|s| bytes_of(s).len()).sum())?;
         let peer = survivors.members[partner];
-        t.sendrecv(peer, &outgoing, peer, &mut incoming)?;
-        let mut at = 0;
-        for s in kept {
-            let r = bytes_of(s);
-            op.reduce(&incoming[at..at + r.len()], &mut buf[r.clone()], partner < me)?;
-            at += r.len();
-        }
+        // Each piece folded into its slots as it arrives, while the next travels.
+        t.sendrecv_arriving(peer, &outgoing, peer, &mut incoming, esz, &mut |part, arrived| {
+            super::fold_concatenated(part, arrived, kept.clone().map(bytes_of), buf, |src, dst| op.reduce(src, dst, partner < me))
+        })?;
     }
     if me < slots.pairs.removed {
         t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;

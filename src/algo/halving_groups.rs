@@ -138,8 +138,7 @@ fn halve(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: Opt
             }
             _ => {
                 incoming.resize(keep_bytes.len())?;
-                t.sendrecv(peer, &buf[give_bytes], peer, &mut incoming)?;
-                op.reduce(&incoming, &mut buf[keep_bytes], partner < group.me)?;
+                super::exchange_and_fold(t, op, buf, give_bytes, peer, keep_bytes, peer, &mut incoming, partner < group.me)?;
             }
         }
         window = keep;

@@ -77,6 +77,21 @@ pub trait Transport {
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult;
     /// Send and receive at once (deadlock-free, like `MPI_Sendrecv`).
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult;
+    /// [`sendrecv`](Transport::sendrecv) that hands the received data to
+    /// `arrived` front to back, in parts of whole `unit`-byte elements, each
+    /// as soon as it is in while the rest still travels, so that an
+    /// algorithm folds part k into its result while part k+1 arrives
+    /// (issue 11 §2, overlap). `arrived` gets each part's byte range in `buf`
+    /// and the part; together the parts cover `buf` once. By default one
+    /// part, after the whole exchange.
+    fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut Arrived) -> MpiResult {
+        let _ = unit;
+        self.sendrecv(to, data, from, buf)?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        arrived(0..buf.len(), buf)
+    }
     /// Receive one message from each `(source, buffer)`, all posted at once so
     /// that they travel side by side (a tree node's children); by default one
     /// after another.
@@ -87,6 +102,72 @@ pub trait Transport {
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.
     fn note_copy(&self, _bytes: usize) {}
+}
+
+/// What [`Transport::sendrecv_arriving`] calls with each part received: its
+/// byte range in the receive buffer, and the part.
+pub type Arrived<'f> = dyn FnMut(Range<usize>, &mut [u8]) -> MpiResult + 'f;
+
+/// Hands a buffer's received prefix out in whole `unit`-byte elements, front
+/// to back (the bookkeeping of [`Transport::sendrecv_arriving`]'s
+/// implementations).
+pub struct Handover {
+    unit: usize,
+    handed: usize,
+    len: usize,
+}
+
+impl Handover {
+    /// For a buffer of `len` bytes in elements of `unit` bytes.
+    pub fn new(len: usize, unit: usize) -> Handover {
+        Handover { unit: unit.max(1), handed: 0, len }
+    }
+
+    /// Now that `..done` has arrived: the next part to hand out (whole
+    /// elements; at the end, whatever remains), if any.
+    pub fn next_part(&mut self, done: usize) -> Option<Range<usize>> {
+        let end = if done >= self.len { self.len } else { self.handed + (done - self.handed) / self.unit * self.unit };
+        (end > self.handed).then(|| {
+            let part = self.handed..end;
+            self.handed = end;
+            part
+        })
+    }
+}
+
+/// The exchange-and-reduce step most algorithms are made of: send `buf[out]`
+/// to `to`, receive as much as `buf[own]` from `from` into `incoming`, and
+/// fold each received piece into `buf[own]` as it arrives, while the next
+/// travels (`arriving_is_left`: the received data is the left operand).
+#[allow(clippy::too_many_arguments)]
+pub fn exchange_and_fold(t: &(impl Transport + ?Sized), op: &(impl crate::op::Reducer + ?Sized), buf: &mut [u8], out: Range<usize>, to: usize, own: Range<usize>, from: usize, incoming: &mut [u8], arriving_is_left: bool) -> MpiResult {
+    let into = &mut incoming[..own.len()];
+    if out.start < own.end && own.start < out.end {
+        // The step overwrites part of what it sends (the circulant's longer
+        // skips): fold once the exchange is over.
+        t.sendrecv(to, &buf[out], from, into)?;
+        return op.reduce(into, &mut buf[own], arriving_is_left);
+    }
+    let (data, own) = split_read_write(buf, out, own);
+    t.sendrecv_arriving(to, data, from, into, op.elem_size(), &mut |part, arrived| op.reduce(arrived, &mut own[part], arriving_is_left))
+}
+
+/// Reduce a received concatenation of blocks into the blocks' places:
+/// `part` is bytes `at` of the concatenation, whose blocks are `targets`
+/// (ranges of `dst`, in order). `fold(src, dst)` combines one aligned run.
+pub fn fold_concatenated(at: Range<usize>, part: &[u8], targets: impl Iterator<Item = Range<usize>>, dst: &mut [u8], mut fold: impl FnMut(&[u8], &mut [u8]) -> MpiResult) -> MpiResult {
+    let mut start = 0;
+    for target in targets {
+        let (lo, hi) = (start.max(at.start), (start + target.len()).min(at.end));
+        if lo < hi {
+            fold(&part[lo - at.start..hi - at.start], &mut dst[target.start + lo - start..target.start + hi - start])?;
+        }
+        start += target.len();
+        if start >= at.end {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// `dst.copy_from_slice(src)`, counted as a local copy on `t`.
@@ -219,6 +300,31 @@ mod tests {
             let listed = Blocks::from_counts((0..parts).map(|i| Blocks::even(total, parts).count(i)));
             assert!((0..=parts).all(|i| listed.offset(i) == Blocks::even(total, parts).offset(i)), "{total} in {parts}");
         }
+    }
+
+    #[test]
+    fn handover_gives_whole_elements_front_to_back() {
+        // 30 bytes of 8-byte elements (the last part is what remains), arriving 7 bytes at a time.
+        let mut h = Handover::new(30, 8);
+        let parts: Vec<_> = (1..=5).map(|k| h.next_part((7 * k).min(30))).collect();
+        assert_eq!(parts, vec![None, Some(0..8), Some(8..16), Some(16..24), Some(24..30)]);
+        assert_eq!(h.next_part(30), None);
+    }
+
+    #[test]
+    fn fold_concatenated_reaches_every_target_once() {
+        // Targets 2..5 and 8..10 of dst, concatenated (5 bytes), arriving as 0..3 and 3..5.
+        let targets = [2..5, 8..10];
+        let mut dst = [0u8; 10];
+        let all = [1u8, 2, 3, 4, 5];
+        for at in [0..3, 3..5] {
+            fold_concatenated(at.clone(), &all[at], targets.iter().cloned(), &mut dst, |s, d| {
+                d.iter_mut().zip(s).for_each(|(d, s)| *d += s);
+                Ok(())
+            })
+            .unwrap();
+        }
+        assert_eq!(dst, [0, 0, 1, 2, 3, 0, 0, 0, 4, 5]);
     }
 
     #[test]

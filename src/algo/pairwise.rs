@@ -32,8 +32,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         // One contribution to fold in, and x0 ⊕ x1 is the only order of two: no buffer.
         let mut incoming = super::scratch(own.len())?;
         let other = 1 - t.rank();
-        t.sendrecv(other, &buf[blocks.bytes(other, op.elem_size())], other, &mut incoming)?;
-        return op.reduce(&incoming, &mut buf[own], other == 0);
+        return super::exchange_and_fold(t, op, buf, blocks.bytes(other, op.elem_size()), other, own, other, &mut incoming, other == 0);
     }
     let parts = exchange_and_combine(t, op, buf, blocks)?;
     super::copy(t, &mut buf[own.clone()], &parts[..own.len()]);

@@ -54,8 +54,7 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
         let keep_bytes = slots.bytes_of_slots(keep.0, keep.1, esz);
         incoming.resize(keep_bytes.len())?;
         let peer = process(&slots, partner);
-        t.sendrecv(peer, &buf[slots.bytes_of_slots(give.0, give.1, esz)], peer, &mut incoming)?;
-        op.reduce(&incoming, &mut buf[keep_bytes], partner < me)?;
+        super::exchange_and_fold(t, op, buf, slots.bytes_of_slots(give.0, give.1, esz), peer, keep_bytes, peer, &mut incoming, partner < me)?;
         (lo, hi) = keep;
         distance /= 2;
     }

@@ -60,15 +60,14 @@ impl<'a> RingPosition<'a> {
 /// In iteration j = 1..N−1 the process at position i sends its partial
 /// result for segment i−j to its successor and folds the predecessor's partial
 /// result for segment i−j−1 into its own. Afterwards position i holds the
-/// reduction of segment i; the other segments hold partial results.
+/// reduction of segment i; the other segments hold partial results. Each
+/// piece of a segment is folded in as it arrives, while the next travels.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut incoming = super::scratch(longest)?;
     for j in 1..ring.len() {
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
-        let into = &mut incoming[..segments[arriving].len()];
-        t.sendrecv(ring.successor(), &buf[segments[sending].clone()], ring.predecessor(), into)?;
-        op.reduce(into, &mut buf[segments[arriving].clone()], true)?;
+        super::exchange_and_fold(t, op, buf, segments[sending].clone(), ring.successor(), segments[arriving].clone(), ring.predecessor(), &mut incoming, true)?;
     }
     Ok(())
 }
@@ -91,8 +90,8 @@ pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
         let out = if j == 1 { &input[segments[sending].clone()] } else { &previous[..segments[sending].len()] };
         let into = if j == steps { &mut *own } else { &mut current[..segments[arriving].len()] };
-        t.sendrecv(ring.successor(), out, ring.predecessor(), into)?;
-        op.reduce(&input[segments[arriving].clone()], into, false)?;
+        let own = &input[segments[arriving].clone()];
+        t.sendrecv_arriving(ring.successor(), out, ring.predecessor(), into, op.elem_size(), &mut |part, arrived| op.reduce(&own[part], arrived, false))?;
         std::mem::swap(&mut previous, &mut current);
     }
     Ok(())

@@ -36,6 +36,9 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
         self.parent.sendrecv(self.members[to], data, self.members[from], buf)
     }
+    fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut super::Arrived) -> MpiResult {
+        self.parent.sendrecv_arriving(self.members[to], data, self.members[from], buf, unit, arrived)
+    }
     fn note_copy(&self, bytes: usize) {
         self.parent.note_copy(bytes)
     }

@@ -71,6 +71,10 @@ impl<T: Transport> Transport for Counting<'_, T> {
         self.record(Some(data.len()), Some(buf.len()));
         self.inner.sendrecv(to, data, from, buf)
     }
+    fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut crate::algo::Arrived) -> MpiResult {
+        self.record(Some(data.len()), Some(buf.len()));
+        self.inner.sendrecv_arriving(to, data, from, buf, unit, arrived)
+    }
     fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
         sources.iter().for_each(|(_, buf)| self.record(None, Some(buf.len())));
         self.inner.recv_each(sources)

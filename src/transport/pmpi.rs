@@ -21,10 +21,10 @@
 //! receiver never makes the library buffer a whole vector of unexpected
 //! pieces and a 1 GiB message is not 32 768 outstanding requests.
 
-use crate::algo::Transport;
+use crate::algo::{Arrived, Handover, Transport};
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
-use crate::mpi::{self, Requests};
+use crate::mpi::{self, Arrivals, Requests};
 use std::ops::Range;
 use std::os::raw::c_int;
 
@@ -127,13 +127,24 @@ impl<'a> PmpiTransport<'a> {
     /// Each direction is its own stream, so both ends agree on the number of
     /// messages whatever the other direction's size. With `step_ends_delivered`
     /// the send's last piece goes in synchronous mode (why: `sendrecv` below).
-    fn stream(&self, send: Option<(usize, &[u8])>, recv: Option<(usize, &mut [u8])>, step_ends_delivered: bool) -> MpiResult {
+    /// Received pieces go to `arrived` as they complete, oldest first.
+    fn stream(&self, send: Option<(usize, &[u8])>, recv: Option<(usize, &mut [u8])>, step_ends_delivered: bool, mut arrived: Option<(Handover, &mut Arrived)>) -> MpiResult {
         let mut sends = send.map(|(to, data)| (to, pieces(data.len(), self.piece_for(to)).map(move |r| (step_ends_delivered && r.end == data.len(), &data[r]))));
-        let mut recvs = recv.map(|(from, buf)| (from, recv_pieces(buf, self.piece_for(from))));
-        let (mut sent, mut received) = (Requests::new(), Requests::new());
+        let mut recvs = recv.map(|(from, buf)| (from, pieces(buf.len(), self.piece_for(from)), Arrivals::new(buf)));
+        let mut sent = Requests::new();
         loop {
             let posted_recv = match recvs.as_mut() {
-                Some((from, next)) => post_windowed(&mut received, next.next(), |q, piece| q.irecv(self.comm, *from, TAG, piece))?,
+                Some((from, next, into)) => match next.next() {
+                    Some(piece) => {
+                        if into.pending() == WINDOW {
+                            into.wait_oldest()?;
+                            hand_over(into, &mut arrived)?;
+                        }
+                        into.irecv(self.comm, *from, TAG, piece.len())?;
+                        true
+                    }
+                    None => false,
+                },
                 None => false,
             };
             let posted_send = match sends.as_mut() {
@@ -143,10 +154,26 @@ impl<'a> PmpiTransport<'a> {
                 None => false,
             };
             if !posted_recv && !posted_send {
-                received.wait_all()?;
+                if let Some((_, _, into)) = recvs.as_mut() {
+                    while into.pending() > 0 {
+                        into.wait_oldest()?;
+                        hand_over(into, &mut arrived)?;
+                    }
+                }
                 return sent.wait_all();
             }
         }
+    }
+}
+
+/// Give `arrived` what has come in since its last part.
+fn hand_over(into: &mut Arrivals, arrived: &mut Option<(Handover, &mut Arrived)>) -> MpiResult {
+    match arrived {
+        Some((handover, f)) => match handover.next_part(into.done()) {
+            Some(part) => f(part.clone(), into.arrived(part)),
+            None => Ok(()),
+        },
+        None => Ok(()),
     }
 }
 
@@ -173,17 +200,54 @@ impl PmpiTransport<'_> {
 
     /// Piece `i` of each direction in step `i`: every rank's step-i send
     /// matches its receiver's step-i receive, so the steps cannot deadlock.
-    fn sendrecv_pieces_in_steps(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
+    /// Received pieces go to `arrived` after their step.
+    fn sendrecv_pieces_in_steps(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], mut arrived: Option<(Handover, &mut Arrived)>) -> MpiResult {
         let mut sends = pieces(data.len(), self.piece_for(to)).map(|r| &data[r]);
-        let mut recvs = recv_pieces(buf, self.piece_for(from));
+        let mut recvs = pieces(buf.len(), self.piece_for(from));
         loop {
-            match (sends.next(), recvs.next()) {
-                (Some(s), Some(r)) => self.sendrecv_one(to, s, from, r)?,
-                (Some(s), None) => self.send_one(to, s)?,
-                (None, Some(r)) => self.recv_one(from, r)?,
+            let received = match (sends.next(), recvs.next()) {
+                (Some(s), Some(r)) => {
+                    self.sendrecv_one(to, s, from, &mut buf[r.clone()])?;
+                    r.end
+                }
+                (Some(s), None) => {
+                    self.send_one(to, s)?;
+                    continue;
+                }
+                (None, Some(r)) => {
+                    self.recv_one(from, &mut buf[r.clone()])?;
+                    r.end
+                }
                 (None, None) => return Ok(()),
+            };
+            if let Some((handover, f)) = arrived.as_mut() {
+                if let Some(part) = handover.next_part(received) {
+                    f(part.clone(), &mut buf[part])?;
+                }
             }
         }
+    }
+
+    /// `sendrecv`, handing the received pieces to `arrived` (if any).
+    fn exchange(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], arrived: Option<(Handover, &mut Arrived)>) -> MpiResult {
+        if data.len() <= self.piece_for(to) && buf.len() <= self.piece_for(from) {
+            if self.bounded(from, buf.len()) {
+                let mut sending = Requests::new();
+                sending.isend(self.comm, to, TAG, data)?;
+                mpi::recv_bounded(self.comm, from, TAG, buf)?;
+                sending.wait_all()?;
+            } else {
+                self.sendrecv_one(to, data, from, buf)?;
+            }
+            return match arrived {
+                Some((_, f)) if !buf.is_empty() => f(0..buf.len(), buf),
+                _ => Ok(()),
+            };
+        }
+        if !PIECES_AT_ONCE {
+            return self.sendrecv_pieces_in_steps(to, data, from, buf, arrived);
+        }
+        self.stream(Some((to, data)), Some((from, buf)), true, arrived)
     }
 }
 
@@ -203,7 +267,7 @@ impl Transport for PmpiTransport<'_> {
         if !PIECES_AT_ONCE {
             return pieces(data.len(), piece).try_for_each(|r| self.send_one(to, &data[r]));
         }
-        self.stream(Some((to, data)), None, false)
+        self.stream(Some((to, data)), None, false, None)
     }
 
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
@@ -217,7 +281,7 @@ impl Transport for PmpiTransport<'_> {
         if !PIECES_AT_ONCE {
             return recv_pieces(buf, piece).try_for_each(|r| self.recv_one(from, r));
         }
-        self.stream(None, Some((from, buf)), false)
+        self.stream(None, Some((from, buf)), false, None)
     }
 
     /// An exchange step in pieces ends only when its data has arrived: the
@@ -235,19 +299,15 @@ impl Transport for PmpiTransport<'_> {
     /// sends long messages whole, by rendezvous, which already completes
     /// only when the receiver has matched.
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        if data.len() <= self.piece_for(to) && buf.len() <= self.piece_for(from) {
-            if self.bounded(from, buf.len()) {
-                let mut sending = Requests::new();
-                sending.isend(self.comm, to, TAG, data)?;
-                mpi::recv_bounded(self.comm, from, TAG, buf)?;
-                return sending.wait_all();
-            }
-            return self.sendrecv_one(to, data, from, buf);
-        }
-        if !PIECES_AT_ONCE {
-            return self.sendrecv_pieces_in_steps(to, data, from, buf);
-        }
-        self.stream(Some((to, data)), Some((from, buf)), true)
+        self.exchange(to, data, from, buf, None)
+    }
+
+    /// The pieces of a message from another host are handed over as they
+    /// complete (on MPICH, after each blocking step); a whole message (same
+    /// host, or one piece) after it is in.
+    fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut Arrived) -> MpiResult {
+        let handover = Handover::new(buf.len(), unit);
+        self.exchange(to, data, from, buf, Some((handover, arrived)))
     }
 
     /// Whole messages (one piece each, no bounded receive): every receive
