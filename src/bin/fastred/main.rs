@@ -319,7 +319,15 @@ fn explain(args: Vec<String>) -> i32 {
         println!("  eligible, {mode}: {}{mark}", eligible.join(", "));
     }
     if shape.floating {
-        println!("  canonical order (FASTRED_REPRODUCIBLE=1, ranks): {}", fastred::reproducible::formula(procs));
+        if procs <= 32 {
+            println!("  canonical order (FASTRED_REPRODUCIBLE=1, ranks): {}", fastred::reproducible::formula(procs));
+        } else {
+            let pairs = fastred::algo::Pairs::of(procs);
+            println!(
+                "  canonical order (FASTRED_REPRODUCIBLE=1): ranks 2q and 2q+1 joined first for q < {}, then a balanced binary tree over the {} terms in rank order (written out for p <= 32)",
+                pairs.removed, pairs.pof2
+            );
+        }
     } else {
         println!("  (not a floating-point op: its result does not depend on the order, both modes choose alike)");
     }
