@@ -4,7 +4,7 @@
 # default choice and fastred's algorithms alternating in the same run).
 #   ci/cluster/experiments.sh [CASE...]     (default: all; about 45 minutes)
 # Cases: star-allreduce star-reduce star-reduce-scatter transport topology
-#        shared-hosts (4 hosts x 2 ranks, 2 x 4: issue 11) fast-links (4 hosts, 1 rank each, 400 Mbit/s)
+#        shared-hosts (4 hosts x 2 ranks, 2 x 4: issue 11) fast-links (4 hosts, 1 rank each, 200, 300 and 400 Mbit/s)
 #        native-export (issue 15: the libraries' own algorithms, exported to their selectors)
 #        reproducible (issue 14: FASTRED_REPRODUCIBLE's cost against the unconstrained default)
 # Results: build/results/<case>-*.csv, plots in build/results/plots, and
@@ -123,8 +123,10 @@ for c in "${cases[@]}"; do
                 --algos native,default,reproducible,pairwise,rabenseifner
         done ;;
     fast-links)
-        $cluster up star 4 --rate 400mbit
-        bench fast-links-p4 400mbit -- --colls allreduce --sizes 64K:16M --factor 4 --algos native,default,rabenseifner,ring ;;
+        for rate in 200 300 400; do
+            $cluster up star 4 --rate ${rate}mbit
+            bench fast-links-$rate-p4 ${rate}mbit -- --colls allreduce --sizes 64K:16M --factor 4 --algos native,default,rabenseifner,ring
+        done ;;
     *) echo "unknown case '$c'"; exit 2 ;;
     esac
 done
