@@ -7,7 +7,9 @@
  * reports the median over repetitions of the slowest rank's time, algbw =
  * size/time and busbw as nccl-tests defines it (allreduce 2(p-1)/p, reduce-
  * scatter (p-1)/p, reduce 1 × algbw), and with --link-rate the % of the
- * bandwidth bound (busbw / link rate). Vectors of doubles, MPI_SUM.
+ * bandwidth bound (busbw / link rate). Vectors of doubles, MPI_SUM. The
+ * CSV's last column is the run's placement class (onehost, oneperhost,
+ * sharedhosts), which `fastred tune` writes into the rules it measures.
  *
  * Variant "reproducible" is fastred's default choice with FASTRED_REPRODUCIBLE
  * on (fastred_reproducible(1)) for that variant only, so its cost is measured
@@ -98,6 +100,30 @@ static double parse_rate(const char *s) {
     if (!strcmp(end, "mbit")) return v * 1e6 / 8;
     if (!strcmp(end, "gbit")) return v * 1e9 / 8;
     return v;
+}
+
+/* The placement class fastred's table conditions name (src/select.rs
+ * `Hosts`), from every rank's host: FASTRED_HOST where set (fastred's own
+ * notion, which tests use to pretend hosts), else the processor name.
+ * "onehost", "oneperhost" or "sharedhosts"; written into the CSV so that
+ * `fastred tune` gives each measured rule the placement it was measured on. */
+static const char *placement(void) {
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    const char *env = getenv("FASTRED_HOST");
+    if (env && *env) snprintf(name, sizeof name, "%s", env);
+    else { int len = 0; MPI_Get_processor_name(name, &len); }
+    char *all = malloc((size_t)procs * sizeof name);
+    MPI_Allgather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name, MPI_CHAR, MPI_COMM_WORLD);
+    int hosts = 0, max_per_host = 0;
+    for (int r = 0; r < procs; r++) {
+        int first = 1, same = 0;
+        for (int q = 0; q < procs; q++)
+            if (!strcmp(all + (size_t)q * sizeof name, all + (size_t)r * sizeof name)) { same++; if (q < r) first = 0; }
+        hosts += first;
+        if (same > max_per_host) max_per_host = same;
+    }
+    free(all);
+    return hosts == 1 && procs > 1 ? "onehost" : max_per_host == 1 ? "oneperhost" : "sharedhosts";
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -201,11 +227,12 @@ int main(int argc, char **argv) {
     have_fastred = algorithm_name && implements && force && last_algorithm;
     if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
 
+    const char *placed = placement();
     FILE *csv = NULL;
     if (!rank && csv_path) {
         csv = fopen(csv_path, "w");
         if (!csv) { perror(csv_path); MPI_Abort(MPI_COMM_WORLD, 2); }
-        fprintf(csv, "collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native\n");
+        fprintf(csv, "collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native,placement\n");
     }
     size_t max_count = (size_t)(max_size / 8) + procs;
     double *in = malloc(max_count * 8), *out = malloc(max_count * 8);
@@ -298,8 +325,8 @@ int main(int argc, char **argv) {
                     printf("  %-21s %9.0f  %-18s %-20s %10.6f %9.2f %9.2f %7.1f %9.2f\n", coll_names[c], bytes, vs[v].name,
                            ran_name, median, algbw / 1e6, busbw / 1e6, pct, vs_native);
                 if (csv)
-                    fprintf(csv, "%s,%d,%.0f,%s,%s,%d,%.9f,%.9f,%.1f,%.1f,%.2f,%.4f\n", coll_names[c], procs, bytes, vs[v].name,
-                            ran_name, reps, median, tv[0], algbw, busbw, pct, vs_native);
+                    fprintf(csv, "%s,%d,%.0f,%s,%s,%d,%.9f,%.9f,%.1f,%.1f,%.2f,%.4f,%s\n", coll_names[c], procs, bytes, vs[v].name,
+                            ran_name, reps, median, tv[0], algbw, busbw, pct, vs_native, placed);
             }
             if (!rank) fflush(stdout);
             free(times);

@@ -136,6 +136,7 @@ enum Condition {
     UserOp,
     BinaryBlocksRule,
     Topology,
+    OnePerHost,
     OneHost,
     SharedHosts,
     Floating,
@@ -147,7 +148,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 15] = [
+    const NAMES: [(&'static str, Condition); 16] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -157,6 +158,7 @@ impl Condition {
         ("userop", Condition::UserOp),
         ("binary_blocks_rule", Condition::BinaryBlocksRule),
         ("topology", Condition::Topology),
+        ("oneperhost", Condition::OnePerHost),
         ("onehost", Condition::OneHost),
         ("sharedhosts", Condition::SharedHosts),
         ("float", Condition::Floating),
@@ -176,6 +178,7 @@ impl Condition {
             Condition::UserOp => !s.builtin_op,
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
             Condition::Topology => s.topology,
+            Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => matches!(s.hosts, Hosts::Shared | Hosts::SharedInBlocks),
             Condition::Floating => s.floating,
@@ -585,6 +588,17 @@ mod tests {
         let e = Table::parse("allreduce * *\n", "f").unwrap_err();
         assert!(e.contains("line 1") && e.contains("expected 5 columns"), "{e}");
         assert!(Table::parse("reduce 1X * - tree", "f").unwrap_err().contains("bad byte range"));
+    }
+
+    #[test]
+    fn placement_conditions_pick_their_class_only() {
+        let t = Table::parse("* * * oneperhost ring\n* * * onehost pairwise\n* * * sharedhosts rabenseifner\n* * * - tree\n", "t").unwrap();
+        let placed = |hosts| choose(&Shape { hosts, ..shape(Allreduce, 1 << 20, 8) }, None, &t).algorithm;
+        assert_eq!(placed(Hosts::OnePerHost), Ring);
+        assert_eq!(placed(Hosts::OneHost), Pairwise);
+        assert_eq!(placed(Hosts::Shared), Rabenseifner);
+        assert_eq!(placed(Hosts::SharedInBlocks), Rabenseifner);
+        assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 8)));
     }
 
     #[test]

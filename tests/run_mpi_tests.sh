@@ -379,6 +379,9 @@ run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +r
 run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
     "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
     --algos tree,recursive_doubling,rabenseifner,circulant,ring
+# The benchmark records its placement (one host here) and the tuned rules carry it as a condition.
+grep -Eq '^allreduce +[0-9]+-[0-9]* +3 +onehost +[a-z_]+$' "$out/tuned.table" && grep -q ',onehost$' "$out/tuned.table.csv" \
+    && note_result cli-tuned-rules-carry-placement 1 || note_result cli-tuned-rules-carry-placement 0
 # (fastred's algorithms only: a tuned "native" rule would hand small 8/16-bit sums to Open MPI's AVX
 # component, which saturates them (open-mpi/ompi#8045), and the exact-reference check would flag the library.)
 check "cli-tuned-table-used-np3" 300 "collectives: OK AND allreduce of [0-9]+ B on 3 processes: [a-z_:]+ \($out/tuned.table line" 3 \

@@ -49,7 +49,7 @@ mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d /tmp/fastred-sweep.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 : > "$out.skipped"
-header=collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native
+header=collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native,placement
 echo "$header" > "$out"
 
 # run LABEL CSV -np N -- bench args; appends CSV's rows (relabelled native → native:LABEL) to $out

@@ -194,12 +194,21 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
     }
     // Only variants a table can name: not "default", nor the library's own
     // algorithms measured one by one ("native:NAME", `tune --export`'s business).
+    // Each placement measured gets its own rules, conditioned on it: a table
+    // tuned on one host must not decide for the same p across hosts.
     let selectable: Vec<Record> = records.iter().filter(|r| fastred::select::Algorithm::from_name(&r.variant).is_some()).cloned().collect();
-    for ((coll, procs), ranges) in size_ranges(&selectable) {
-        for r in ranges {
-            let hi = r.hi.map_or(String::new(), |h| h.to_string());
-            let conditions = if r.winner == "native" { "float" } else { "-" };
-            out += &format!("{coll:21} {:>18} {procs:>6}  {conditions:18} {}\n", format!("{}-{hi}", r.lo), r.winner);
+    let mut placements: Vec<&str> = selectable.iter().map(|r| r.placement.as_str()).collect();
+    placements.sort_unstable();
+    placements.dedup();
+    for placement in placements {
+        let measured: Vec<Record> = selectable.iter().filter(|r| r.placement == placement).cloned().collect();
+        for ((coll, procs), ranges) in size_ranges(&measured) {
+            for r in ranges {
+                let hi = r.hi.map_or(String::new(), |h| h.to_string());
+                let conditions: Vec<&str> = [(r.winner == "native").then_some("float"), (!placement.is_empty()).then_some(placement)].into_iter().flatten().collect();
+                let conditions = if conditions.is_empty() { "-".to_string() } else { conditions.join(",") };
+                out += &format!("{coll:21} {:>18} {procs:>6}  {conditions:22} {}\n", format!("{}-{hi}", r.lo), r.winner);
+            }
         }
     }
     out += "\n# ---- the default table ----\n";
@@ -317,6 +326,45 @@ mod tests {
         assert_eq!(fastred::select::choose(&long, None, &table).algorithm.name(), "native");
         let integer = fastred::select::Shape { floating: false, ..long };
         assert_ne!(fastred::select::choose(&integer, None, &table).algorithm.name(), "native");
+    }
+
+    #[test]
+    fn tuned_rules_apply_to_the_placement_they_were_measured_on() {
+        let mut r = vec![];
+        for (placement, fast) in [("onehost", "tree"), ("sharedhosts", "hierarchical")] {
+            for v in ["native", fast, "ring"] {
+                let mut rec = Record::timed("allreduce", 8, 1 << 20, v, if v == fast { 1.0 } else { 2.0 });
+                rec.placement = placement.into();
+                r.push(rec);
+            }
+        }
+        let t = tuning_table(&r, "test");
+        let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
+        assert_eq!(rules.len(), 2, "{t}");
+        assert!(rules[0].contains(" onehost ") && rules[0].ends_with("tree"), "{}", rules[0]);
+        assert!(rules[1].contains(" sharedhosts ") && rules[1].ends_with("hierarchical"), "{}", rules[1]);
+        let table = fastred::select::Table::parse(&t, "tuned").unwrap();
+        let shape = |hosts| fastred::select::Shape {
+            coll: fastred::select::Collective::Allreduce,
+            bytes: 1 << 20,
+            elems: 1 << 17,
+            procs: 8,
+            commutative: true,
+            builtin_op: true,
+            topology: false,
+            hosts,
+            floating: true,
+            reproducible: false,
+        };
+        use fastred::select::{choose, Hosts};
+        assert_eq!(choose(&shape(Hosts::OneHost), None, &table).algorithm.name(), "tree");
+        assert_eq!(choose(&shape(Hosts::Shared), None, &table).algorithm.name(), "hierarchical");
+        // Not measured one rank per host: the default table decides there.
+        let default = fastred::select::Table::parse(fastred::select::DEFAULT_TABLE, "default").unwrap();
+        assert_eq!(
+            choose(&shape(Hosts::OnePerHost), None, &table).algorithm.name(),
+            choose(&shape(Hosts::OnePerHost), None, &default).algorithm.name()
+        );
     }
 }
 

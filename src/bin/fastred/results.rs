@@ -18,13 +18,17 @@ pub struct Record {
     pub busbw: f64,
     pub pct_of_bound: f64,
     pub vs_native: f64,
+    /// The run's placement class as the table's conditions name it
+    /// (`onehost`, `oneperhost`, `sharedhosts`); empty in CSVs written
+    /// before the benchmark recorded it.
+    pub placement: String,
 }
 
 #[cfg(test)]
 impl Record {
     /// A measurement of `variant` (which also ran) taking `median` seconds.
     pub fn timed(coll: &str, procs: usize, bytes: usize, variant: &str, median: f64) -> Record {
-        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0 }
+        Record { coll: coll.into(), procs, bytes, variant: variant.into(), algorithm: variant.into(), median, busbw: 0.0, pct_of_bound: 0.0, vs_native: 0.0, placement: String::new() }
     }
 }
 
@@ -35,6 +39,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<Record>, String> {
     let col = |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| format!("{}: no column '{name}'", path.display()));
     let (c, p, b, v, a) = (col("collective")?, col("procs")?, col("bytes")?, col("variant")?, col("algorithm")?);
     let (m, bb, pct, vn) = (col("median_s")?, col("busbw_Bps")?, col("pct_of_bound")?, col("vs_native")?);
+    let placement = header.iter().position(|h| *h == "placement");
     let mut out = vec![];
     for (i, line) in lines.enumerate() {
         let f: Vec<&str> = line.split(',').collect();
@@ -52,6 +57,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<Record>, String> {
             busbw: num(bb),
             pct_of_bound: num(pct),
             vs_native: num(vn),
+            placement: placement.and_then(|k| f.get(k)).map_or(String::new(), |s| s.to_string()),
         });
     }
     Ok(out)
