@@ -5,29 +5,57 @@
 //! describe a commodity TCP cluster (50 µs, 1 Gbit/s, 1 GB/s reduction); the
 //! ratio α/β, the message size at which latency and transfer cost the same,
 //! is what the segment sizes depend on.
+//!
+//! Two levels (issue 11 §3): α and β are those of messages between hosts;
+//! `alpha_intra`, `beta_intra` those between ranks of one host (shared
+//! memory; defaults 1 µs and 5 GB/s). [`CostModel::within_host`] is the
+//! model of a phase inside one host, [`CostModel::sharing_links`] that of
+//! k ranks per host sending across at once (they share the host's link, so
+//! each sees k·β).
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CostModel {
     pub alpha: f64,
     pub beta: f64,
     pub gamma: f64,
+    pub alpha_intra: f64,
+    pub beta_intra: f64,
 }
 
 impl CostModel {
-    /// α, β, γ from three fields (seconds, seconds per byte, seconds per
-    /// byte; finite, ≥ 0): a table's `model` line, `fastred explain --model`.
+    /// One level: every pair of ranks has α, β (the within-host terms are
+    /// the defaults').
+    pub fn new(alpha: f64, beta: f64, gamma: f64) -> CostModel {
+        CostModel { alpha, beta, gamma, ..CostModel::default() }
+    }
+
+    /// α, β, γ and optionally α, β within a host, from three or five fields
+    /// (seconds, seconds per byte; finite, ≥ 0): a table's `model` line,
+    /// `fastred explain --model`.
     pub fn from_fields<'a>(fields: impl IntoIterator<Item = &'a str>) -> Option<CostModel> {
         let v: Vec<f64> = fields.into_iter().map(|f| f.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)).collect::<Option<_>>()?;
         match v[..] {
-            [alpha, beta, gamma] => Some(CostModel { alpha, beta, gamma }),
+            [alpha, beta, gamma] => Some(CostModel::new(alpha, beta, gamma)),
+            [alpha, beta, gamma, alpha_intra, beta_intra] => Some(CostModel { alpha, beta, gamma, alpha_intra, beta_intra }),
             _ => None,
         }
+    }
+
+    /// The model of messages within one host.
+    pub fn within_host(&self) -> CostModel {
+        CostModel { alpha: self.alpha_intra, beta: self.beta_intra, ..*self }
+    }
+
+    /// The model of messages between hosts when `k` ranks of each host send
+    /// across at once: they share the host's link.
+    pub fn sharing_links(&self, k: usize) -> CostModel {
+        CostModel { beta: self.beta * k.max(1) as f64, ..*self }
     }
 }
 
 impl Default for CostModel {
     fn default() -> Self {
-        CostModel { alpha: 50e-6, beta: 8e-9, gamma: 1e-9 }
+        CostModel { alpha: 50e-6, beta: 8e-9, gamma: 1e-9, alpha_intra: 1e-6, beta_intra: 2e-10 }
     }
 }
 

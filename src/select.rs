@@ -36,6 +36,8 @@ pub struct Shape {
     pub topology: bool,
     /// How the ranks sit on hosts.
     pub hosts: Hosts,
+    /// How many hosts and ranks per host (the two-level cost terms').
+    pub layout: Layout,
     /// A predefined op on a floating-point type.
     pub floating: bool,
     /// `FASTRED_REPRODUCIBLE` is on (for this call: see [`Shape::order_is_fixed`]).
@@ -94,6 +96,39 @@ impl Hosts {
     /// reduce-scatter within the host is the whole order).
     pub fn keeps_canonical_order(self) -> bool {
         self != Hosts::Shared
+    }
+}
+
+/// The numbers behind a placement: hosts, and the fewest and most ranks on
+/// one (the two-level algorithm's lanes and its busiest host).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub hosts: usize,
+    pub fewest: usize,
+    pub most: usize,
+}
+
+impl Layout {
+    /// `p` ranks, each on a host of its own (what the selector assumes until
+    /// a decision depends on the placement).
+    pub fn one_per_host(p: usize) -> Layout {
+        Layout { hosts: p.max(1), fewest: 1, most: 1 }
+    }
+
+    /// `p` ranks on one host.
+    pub fn one_host(p: usize) -> Layout {
+        Layout { hosts: 1, fewest: p.max(1), most: p.max(1) }
+    }
+
+    /// From `host_of[r]`, rank r's host numbered in order of first appearance.
+    pub fn of(host_of: &[usize]) -> Layout {
+        let hosts = host_of.iter().max().map_or(1, |&h| h + 1);
+        let mut ranks_on = vec![0usize; hosts];
+        for &h in host_of {
+            ranks_on[h] += 1;
+        }
+        let nonempty = || ranks_on.iter().copied().filter(|&k| k > 0);
+        Layout { hosts, fewest: nonempty().min().unwrap_or(1), most: nonempty().max().unwrap_or(1) }
     }
 }
 
@@ -259,7 +294,7 @@ impl Table {
             let err = |what: String| format!("{source}: line {line}: {what}: '{content}'");
             let cols: Vec<&str> = content.split_whitespace().collect();
             if cols[0] == "model" {
-                model = CostModel::from_fields(cols[1..].iter().copied()).ok_or_else(|| err("expected 'model ALPHA BETA GAMMA' (seconds, seconds per byte)".into()))?;
+                model = CostModel::from_fields(cols[1..].iter().copied()).ok_or_else(|| err("expected 'model ALPHA BETA GAMMA [ALPHA_INTRA BETA_INTRA]' (seconds, seconds per byte; the last two within a host)".into()))?;
                 continue;
             }
             let [coll, bytes, procs, conds, algo] = cols[..] else {
@@ -298,9 +333,12 @@ impl Table {
     /// Whether the choice for `shape` depends on where the ranks are (its
     /// `topology` and `hosts`; only then is the placement worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
-        let rule = |topology, hosts| self.lookup(&Shape { topology, hosts, ..*s }).map(|r| r.line);
-        let first = rule(false, Hosts::OnePerHost);
-        [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| rule(t, h) != first))
+        let rule = |topology, hosts| self.lookup(&Shape { topology, hosts, ..*s });
+        let first = rule(false, Hosts::OnePerHost).map(|r| r.line);
+        // A `model` rule: the model's costs depend on where the ranks are
+        // ([`estimate_placed`]), and it may choose the two-level algorithm.
+        let model_decides = rule(false, Hosts::OnePerHost).is_some_and(|r| r.target == Target::Model) && s.procs > 2;
+        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| rule(t, h).map(|r| r.line) != first))
     }
 
     /// The first rule that matches `shape` and whose algorithm can run it.
@@ -379,16 +417,39 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
 }
 
 /// Of fastred's algorithms that can run `shape` (only canonical ones where
-/// the order is fixed), the one `model` estimates fastest; `None` when none
-/// can run it. Algorithms that depend on where the ranks are (the two-level
-/// one) are left out: the model has one α and β for every pair of ranks, and
-/// estimates them as the best single-level algorithm over the hosts.
+/// the order is fixed), the one `model` estimates fastest where the ranks are
+/// ([`estimate_placed`]); `None` when none can run it. The two-level
+/// algorithm competes only on shared hosts (elsewhere it is one of the
+/// others).
 pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
-    let cost = |a: &Algorithm| a.estimate(shape.coll, shape.bytes, shape.procs, model).unwrap_or(f64::INFINITY);
+    let shared = matches!(shape.hosts, Hosts::Shared | Hosts::SharedInBlocks);
+    let cost = |a: &Algorithm| estimate_placed(*a, shape, model).unwrap_or(f64::INFINITY);
     Algorithm::ALL
         .into_iter()
-        .filter(|a| *a != Algorithm::Native && !a.descriptor().uses_hosts && a.can_run(shape))
+        .filter(|a| *a != Algorithm::Native && (shared || !a.descriptor().uses_hosts) && a.can_run(shape))
         .min_by(|a, b| cost(a).total_cmp(&cost(b)))
+}
+
+/// `a`'s α-β-γ estimate for `shape` with two levels (issue 11 §3): one rank
+/// per host, the model's α, β; one host, the within-host α, β
+/// ([`CostModel::within_host`]); shared hosts, the two-level algorithm by its
+/// own terms ([`crate::algo::hierarchical::two_level_estimate`]) and every
+/// other algorithm by the model's α, β between hosts, as if each rank had a
+/// host link to itself. That is their best case (how much of their traffic
+/// shares a host's link depends on the pattern: one crossing per host and
+/// step for the ring in rank order, every rank at once in halving &
+/// doubling's steps between hosts), so the model picks the two-level
+/// algorithm only where it wins against it.
+pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel) -> Option<f64> {
+    let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
+    match shape.hosts {
+        Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
+        Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
+        Hosts::Shared | Hosts::SharedInBlocks if a.descriptor().uses_hosts => {
+            a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m))
+        }
+        Hosts::Shared | Hosts::SharedInBlocks => a.estimate(coll, bytes, p, m),
+    }
 }
 
 #[cfg(test)]
@@ -398,7 +459,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true, reproducible: false }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -480,7 +541,7 @@ mod tests {
     fn model_rules_use_the_tables_model() {
         let text = "model 1e-6 1e-10 0\n* * * - model\n";
         let t = Table::parse(text, "t").unwrap();
-        assert_eq!(t.model, CostModel { alpha: 1e-6, beta: 1e-10, gamma: 0.0 });
+        assert_eq!(t.model, CostModel::new(1e-6, 1e-10, 0.0));
         // Each choice is the estimate's minimum under that model, and the
         // model matters: with a huge α the fewest-latency algorithm wins.
         let s = shape(Allreduce, 1 << 20, 100);
@@ -557,7 +618,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, floating: true, reproducible: false };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), floating: true, reproducible: false };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 
@@ -588,6 +649,24 @@ mod tests {
         let e = Table::parse("allreduce * *\n", "f").unwrap_err();
         assert!(e.contains("line 1") && e.contains("expected 5 columns"), "{e}");
         assert!(Table::parse("reduce 1X * - tree", "f").unwrap_err().contains("bad byte range"));
+    }
+
+    #[test]
+    fn the_model_weighs_the_two_level_algorithm_on_shared_hosts_only() {
+        let t = Table::parse("* * * - model\n", "t").unwrap();
+        let flat = shape(Allreduce, 1 << 20, 1024);
+        let shared = Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: 64, fewest: 16, most: 16 }, ..flat };
+        assert!(t.depends_on_placement(&flat));
+        for coll in Collective::ALL {
+            assert_eq!(choose(&Shape { coll, ..shared }, None, &t).algorithm, Hierarchical, "{coll:?}");
+            assert_ne!(choose(&Shape { coll, ..flat }, None, &t).algorithm, Hierarchical, "{coll:?}");
+        }
+        // A fast network and a short vector: the flat algorithms' lg p
+        // latencies beat the two-level one's 2(k−1) steps within the host.
+        let fast = Table::parse("model 1e-6 1e-10 1e-10 5e-7 5e-11\n* * * - model\n", "t").unwrap();
+        assert_eq!(fast.model.alpha_intra, 5e-7);
+        assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &fast).algorithm, Hierarchical);
+        assert_eq!(Layout::of(&[0, 1, 2, 0, 0, 1, 2, 2]), Layout { hosts: 3, fewest: 2, most: 3 });
     }
 
     #[test]

@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn estimate_adds_the_hand_overs_between_blocks() {
-        let m = CostModel { alpha: 1.0, beta: 1e-3, gamma: 1e-4 };
+        let m = CostModel::new(1.0, 1e-3, 1e-4);
         let n = 1 << 20;
         let pof2 = |p| super::super::halving_doubling::estimate_over_pof2(&Terms::new(n, p, &m));
         // One block: halving & doubling.

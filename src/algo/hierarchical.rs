@@ -34,7 +34,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
 use crate::scratch::Pooled;
-use crate::select::{Hosts, Shape};
+use crate::select::{Hosts, Layout, Shape};
 use std::ops::Range;
 
 /// This rank's two groups.
@@ -89,7 +89,7 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// a single-level algorithm fastred runs (the table's rules were measured in
 /// those regimes), else [`best_single_level`]'s.
 fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, job: &Job) -> Option<&'static super::registry::Descriptor> {
-    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, floating: job.canonical, reproducible: job.canonical };
+    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: job.canonical, reproducible: job.canonical };
     // `choose` returns `native` or an algorithm that can run the shape.
     let chosen = crate::select::choose(&shape, None, job.table).algorithm;
     if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {
@@ -283,16 +283,79 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
     }
 }
 
-/// The model has one level (one α, β for every pair of ranks): seen from
-/// it, one rank per host, where the two-level algorithm is its inter-host
-/// algorithm.
+/// The registry's one-level view (one α, β for every pair of ranks): one
+/// rank per host, where the two-level algorithm is its inter-host algorithm.
+/// Where the ranks are known, [`two_level_estimate`] is its cost.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, estimate)| estimate)
+}
+
+/// The α-β-γ cost with separate terms within a host (α_i, β_i:
+/// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
+/// hosts with L = `layout.fewest` lanes and at most k = `layout.most` ranks on
+/// a host (n = `bytes`, p ≈ N·L):
+///
+/// - step 1, the ring reduce-scatter within a host:
+///   (k−1)·α_i + (1−1/k)·n·(β_i + γ);
+/// - step 2, the lanes: the model's best single-level algorithm on N
+///   processes and n/L bytes, the L lanes of a host sharing its link
+///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
+///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
+/// - step 3: allreduce, the ring allgather within the host,
+///   (k−1)·α_i + (1−1/k)·n·β_i; reduce, the root receives L−1 blocks,
+///   (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is handed
+///   on only on hosts with more than L ranks, ⌈k/L − 1⌉·(α_i + n/p·β_i).
+///
+/// (At run time the lanes take the active table's choice, which the model's
+/// stands in for.) One host: the best single-level algorithm within it; one
+/// rank per host: the best between hosts.
+pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &CostModel) -> f64 {
+    let best = |coll, bytes, p, m: &CostModel| best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, e)| e);
+    let (hosts, lanes, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
+    if hosts == 1 {
+        return best(coll, bytes, most, &m.within_host());
+    }
+    if most == 1 {
+        return best(coll, bytes, hosts, m);
+    }
+    let intra = m.within_host();
+    let n = bytes as f64;
+    let (k, l) = (most as f64, lanes as f64);
+    let step1 = ring::estimate(Collective::ReduceScatterBlock, bytes, most, &intra);
+    let step2 = best(coll, bytes.div_ceil(lanes), hosts, &m.sharing_links(lanes));
+    let step3 = match coll {
+        Collective::Allreduce => (k - 1.0) * intra.alpha + (1.0 - 1.0 / k) * n * intra.beta,
+        Collective::Reduce => (l - 1.0) * (intra.alpha + n / l * intra.beta),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
+    };
+    step1 + step2 + step3
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_level_estimate_reaches_the_inter_host_bound_and_reduces_to_one_level() {
+        // Only β between hosts: the lanes (L per host, sharing its link) move
+        // 2(N−1)/N·n·β in all, the bound the issue measures against.
+        let only_beta = CostModel { alpha: 0.0, beta: 1.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 0.0 };
+        let n = 15 << 16; // divisible by every L below
+        for (hosts, k) in [(4, 2), (2, 4), (64, 16), (3, 5), (5, 3)] {
+            let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts, fewest: k, most: k }, &only_beta);
+            let bound = 2.0 * (hosts - 1) as f64 / hosts as f64 * n as f64;
+            assert!((e - bound).abs() <= 1e-9 * bound, "{hosts} x {k}: {e} against {bound}");
+        }
+        // Within a host only: the ring's two phases there, (k−1)/k·n each way.
+        let only_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 1.0 };
+        let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra);
+        assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
+        // One host, one rank per host: the best single-level estimates.
+        let m = CostModel::default();
+        let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), &m), single(8, &m.within_host()));
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m), single(8, &m));
+    }
 
     #[test]
     fn groups_with_unequal_hosts_and_scattered_ranks() {

@@ -330,7 +330,7 @@ fn decide_call(call: &Call) -> Result<(&'static CommState, Algorithm, AnyReducer
     let total_bytes = blocks.total().checked_mul(reducer.elem_size()).ok_or(Fallback("count too large"))?;
     let reproducible = config::effective_reproducible(state.reproducible);
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
-    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, floating, reproducible };
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), floating, reproducible };
     let canonical = shape.order_is_fixed();
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
@@ -357,6 +357,7 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
         let placement = state.placement()?;
         shape.topology = placement.ring_matters;
         shape.hosts = select::Hosts::of(&placement.host_of);
+        shape.layout = select::Layout::of(&placement.host_of);
     }
     let choice = select::choose(&shape, forced, &state.table);
     if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {

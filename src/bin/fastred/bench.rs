@@ -317,6 +317,7 @@ mod tests {
             builtin_op: true,
             topology: false,
             hosts: fastred::select::Hosts::OnePerHost,
+            layout: fastred::select::Layout::one_per_host(8),
             floating: true,
             reproducible: false,
         };
@@ -353,6 +354,7 @@ mod tests {
             builtin_op: true,
             topology: false,
             hosts,
+            layout: fastred::select::Layout { hosts: 4, fewest: 2, most: 2 },
             floating: true,
             reproducible: false,
         };

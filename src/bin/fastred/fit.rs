@@ -20,7 +20,7 @@ pub struct Fit {
 /// (A, B, G) with estimate = α·A + β·B + γ·G, or None if the algorithm's
 /// estimate is not linear in the parameters (or it has none).
 fn coefficients(a: Algorithm, coll: Collective, bytes: usize, p: usize) -> Option<[f64; 3]> {
-    let at = |alpha, beta, gamma| a.estimate(coll, bytes, p, &CostModel { alpha, beta, gamma });
+    let at = |alpha, beta, gamma| a.estimate(coll, bytes, p, &CostModel::new(alpha, beta, gamma));
     let c = [at(1.0, 0.0, 0.0)?, at(0.0, 1.0, 0.0)?, at(0.0, 0.0, 1.0)?];
     // Linearity check at a typical point (α/β = 10^4 bytes).
     let (x, y, z) = (1e-5, 1e-9, 5e-10);
@@ -60,7 +60,7 @@ pub fn fit(records: &[Record]) -> Option<Fit> {
     let (sol, _) = best?;
     let mut errors: Vec<f64> = rows.iter().map(|(c, t)| ((c[0] * sol[0] + c[1] * sol[1] + c[2] * sol[2]) / t - 1.0).abs()).collect();
     errors.sort_by(f64::total_cmp);
-    Some(Fit { model: CostModel { alpha: sol[0], beta: sol[1], gamma: sol[2] }, points: rows.len(), median_error: errors[errors.len() / 2] })
+    Some(Fit { model: CostModel::new(sol[0], sol[1], sol[2]), points: rows.len(), median_error: errors[errors.len() / 2] })
 }
 
 /// Normal equations for the parameters in `idx` (the others 0); None if singular.
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn recovers_the_parameters_that_generated_the_times() {
-        let truth = CostModel { alpha: 3e-6, beta: 8e-11, gamma: 6e-11 };
+        let truth = CostModel::new(3e-6, 8e-11, 6e-11);
         let mut r = vec![];
         for (coll, algos) in [("allreduce", &["recursive_doubling", "rabenseifner", "circulant", "ring", "pipeline"][..]), ("reduce_scatter_block", &["pairwise", "circulant"][..])] {
             for p in [8, 12, 64] {

@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible] [--model A,B,G]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible] [--model A,B,G[,AI,BI]]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -38,7 +38,7 @@ usage:
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
                   [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES] [--reproducible]
-                  [--model ALPHA,BETA,GAMMA]   (s, s/B, s/B; default 50e-6,8e-9,1e-9)
+                  [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default 50e-6,8e-9,1e-9,1e-6,2e-10)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
@@ -302,7 +302,7 @@ fn explain(args: Vec<String>) -> i32 {
     };
     let host_of: Vec<usize> = (0..procs).map(|r| r / ranks_per_host.max(1)).collect();
     let hosts = select::Hosts::of(&host_of);
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, floating: floating && builtin, reproducible };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     let choice = select::choose(&shape, forced, &table);
@@ -333,11 +333,24 @@ fn explain(args: Vec<String>) -> i32 {
     }
     println!("  δ_expo,max({procs}) = {}; binary-blocks rule δ < lg(bytes)/2 − 2.5 = {:.2}: {}", delta_expo_max(procs),
         (bytes.max(1) as f64).log2() / 2.0 - 2.5, select::binary_blocks_rule(bytes, procs));
-    println!("  α-β-γ model (α = {:.2} µs, β = {:.3} ns/B, γ = {:.3} ns/B; fastred::model), estimates:", m.alpha * 1e6, m.beta * 1e9, m.gamma * 1e9);
+    println!(
+        "  α-β-γ model (between hosts α = {:.2} µs, β = {:.3} ns/B; within a host α = {:.2} µs, β = {:.3} ns/B; γ = {:.3} ns/B; fastred::model), estimates{}:",
+        m.alpha * 1e6,
+        m.beta * 1e9,
+        m.alpha_intra * 1e6,
+        m.beta_intra * 1e9,
+        m.gamma * 1e9,
+        match hosts {
+            select::Hosts::OnePerHost => "",
+            select::Hosts::OneHost => " (within the host)",
+            _ => " (shared hosts: the two-level algorithm by its two-level terms, the others at their best, each rank with a host link of its own)",
+        }
+    );
+    let shared = matches!(hosts, select::Hosts::Shared | select::Hosts::SharedInBlocks);
     let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
         .iter()
-        .filter(|a| a.can_run(&shape) && **a != Algorithm::Native)
-        .filter_map(|a| a.estimate(coll, bytes, procs, &m).map(|t| (*a, t)))
+        .filter(|a| a.can_run(&shape) && **a != Algorithm::Native && (shared || !a.descriptor().uses_hosts))
+        .filter_map(|a| select::estimate_placed(*a, &shape, &m).map(|t| (*a, t)))
         .collect();
     rows.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (a, t) in rows {
