@@ -433,13 +433,13 @@ pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
 /// `a`'s α-β-γ estimate for `shape` with two levels (issue 11 §3): one rank
 /// per host, the model's α, β; one host, the within-host α, β
 /// ([`CostModel::within_host`]); shared hosts, the two-level algorithm by its
-/// own terms ([`crate::algo::hierarchical::two_level_estimate`]) and every
-/// other algorithm by the model's α, β between hosts, as if each rank had a
-/// host link to itself. That is their best case (how much of their traffic
-/// shares a host's link depends on the pattern: one crossing per host and
-/// step for the ring in rank order, every rank at once in halving &
-/// doubling's steps between hosts), so the model picks the two-level
-/// algorithm only where it wins against it.
+/// own terms ([`crate::algo::hierarchical::two_level_estimate`]); on hosts
+/// in blocks, every other algorithm by its pattern's
+/// ([`crate::algo::registry::InBlocks`]: steps within a host split off for
+/// halving & doubling and recursive doubling, a host's link shared by its
+/// ranks for the exchange patterns, one level for rings, pipelines and
+/// trees); on other shared placements by the model's α, β between hosts, as
+/// if each rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
     match shape.hosts {
@@ -447,6 +447,10 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel) -> Option<f64
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         Hosts::Shared | Hosts::SharedInBlocks if a.descriptor().uses_hosts => {
             a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m))
+        }
+        Hosts::SharedInBlocks if a.implements(coll) => {
+            let d = a.descriptor();
+            d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
         }
         Hosts::Shared | Hosts::SharedInBlocks => a.estimate(coll, bytes, p, m),
     }
@@ -655,18 +659,51 @@ mod tests {
     fn the_model_weighs_the_two_level_algorithm_on_shared_hosts_only() {
         let t = Table::parse("* * * - model\n", "t").unwrap();
         let flat = shape(Allreduce, 1 << 20, 1024);
-        let shared = Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: 64, fewest: 16, most: 16 }, ..flat };
+        // 16 ranks on each of 64 hosts, not in rank-order blocks (round robin).
+        let shared = Shape { hosts: Hosts::Shared, layout: Layout { hosts: 64, fewest: 16, most: 16 }, ..flat };
         assert!(t.depends_on_placement(&flat));
         for coll in Collective::ALL {
             assert_eq!(choose(&Shape { coll, ..shared }, None, &t).algorithm, Hierarchical, "{coll:?}");
             assert_ne!(choose(&Shape { coll, ..flat }, None, &t).algorithm, Hierarchical, "{coll:?}");
         }
+        // In blocks, halving & doubling's first lg 16 steps stay within the
+        // hosts: it moves what the two-level algorithm moves, with fewer
+        // latencies within a host (SMPI, 8-core nodes: equal from 256 KiB).
+        let in_blocks = Shape { hosts: Hosts::SharedInBlocks, ..shared };
+        assert_eq!(choose(&in_blocks, None, &t).algorithm, Rabenseifner);
+        assert_eq!(choose(&Shape { bytes: 4096, elems: 512, layout: Layout { hosts: 64, fewest: 8, most: 8 }, procs: 512, ..in_blocks }, None, &t).algorithm, Hierarchical);
         // A fast network and a short vector: the flat algorithms' lg p
         // latencies beat the two-level one's 2(k−1) steps within the host.
         let fast = Table::parse("model 1e-6 1e-10 1e-10 5e-7 5e-11\n* * * - model\n", "t").unwrap();
         assert_eq!(fast.model.alpha_intra, 5e-7);
         assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &fast).algorithm, Hierarchical);
         assert_eq!(Layout::of(&[0, 1, 2, 0, 0, 1, 2, 2]), Layout { hosts: 3, fewest: 2, most: 3 });
+    }
+
+    #[test]
+    fn estimates_on_hosts_in_blocks_follow_each_pattern() {
+        // 16 hosts of 8 consecutive ranks: lg 8 = 3 steps within a host, lg 16 = 4 across.
+        let blocks = Layout { hosts: 16, fewest: 8, most: 8 };
+        let n = 1 << 20;
+        let est = |a: Algorithm, m: &CostModel| estimate_placed(a, &Shape { hosts: Hosts::SharedInBlocks, layout: blocks, ..shape(Allreduce, n, 128) }, m).unwrap();
+        let only = |alpha, beta, alpha_intra, beta_intra| CostModel { alpha, beta, gamma: 0.0, alpha_intra, beta_intra };
+        let (n, close) = (n as f64, |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0));
+        assert!(close(est(Rabenseifner, &only(0.0, 0.0, 1.0, 0.0)), 2.0 * 3.0));
+        assert!(close(est(Rabenseifner, &only(1.0, 0.0, 0.0, 0.0)), 2.0 * 4.0));
+        // β: (1 − 1/8)n each way within; across, the 8 ranks' blocks of n/8 share the link: (1 − 1/16)n each way.
+        assert!(close(est(Rabenseifner, &only(0.0, 0.0, 0.0, 1.0)), 2.0 * 7.0 / 8.0 * n));
+        assert!(close(est(Rabenseifner, &only(0.0, 1.0, 0.0, 0.0)), 2.0 * 15.0 / 16.0 * n));
+        // Recursive doubling: the whole vector from all 8 ranks of a host in each step across.
+        assert!(close(est(RecursiveDoubling, &only(0.0, 0.0, 1.0, 1.0)), 3.0 * (1.0 + n)));
+        assert!(close(est(RecursiveDoubling, &only(1.0, 1.0, 0.0, 0.0)), 4.0 * (1.0 + 8.0 * n)));
+        // Not a power of two: every rank's traffic taken to cross, a host's 4
+        // ranks sharing its link; the exchange patterns likewise; the ring and
+        // trees at their one-level estimate.
+        let odd = Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: 3, fewest: 4, most: 4 }, ..shape(Allreduce, 1 << 20, 12) };
+        let m = CostModel::default();
+        for (a, model) in [(Rabenseifner, m.sharing_links(4)), (Circulant, m.sharing_links(4)), (Ring, m), (Tree, m)] {
+            assert_eq!(estimate_placed(a, &odd, &m), a.estimate(Allreduce, 1 << 20, 12, &model), "{a:?}");
+        }
     }
 
     #[test]

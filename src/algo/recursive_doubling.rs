@@ -56,6 +56,14 @@ pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bu
     Ok(())
 }
 
+/// On `hosts` hosts of `k` consecutive ranks each, p = hosts·k a power of
+/// two: the first lg k exchanges (distance < k) stay within a host (α_i,
+/// β_i), the other lg(hosts) cross, the whole vector from each of a host's
+/// k ranks sharing its link (β·k). `None` where p is not a power of two.
+pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> Option<f64> {
+    (hosts * k).is_power_of_two().then(|| estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes, hosts, &m.sharing_links(k)))
+}
+
 /// Registry entry: allreduce.
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     match job.coll {

@@ -75,6 +75,40 @@ pub type RunFn = fn(&dyn Transport, &dyn Reducer, &mut [u8], &Job) -> MpiResult;
 pub type RunFromFn = fn(&dyn Transport, &dyn Reducer, &[u8], &mut [u8], &Job) -> MpiResult;
 /// Estimated time (s) for a collective on `bytes` over `p` processes.
 pub type EstimateFn = fn(Collective, usize, usize, &CostModel) -> f64;
+/// Estimated time (s) for a collective on `bytes` over `hosts` hosts that
+/// each hold `k` consecutive ranks (α, β within and between hosts:
+/// [`CostModel`]); `None` where the split does not apply.
+pub type BlocksEstimateFn = fn(Collective, usize, usize, usize, &CostModel) -> Option<f64>;
+
+/// An algorithm's α-β-γ cost on hosts of k consecutive ranks each (the
+/// two-level model of issue 11 §3; [`crate::select::estimate_placed`]).
+#[derive(Clone, Copy)]
+pub enum InBlocks {
+    /// The one-level estimate between hosts: for patterns where at most one
+    /// rank of a host sends across at a time (the ring and pipelines in rank
+    /// order; trees, whose lower levels stay within a host), or that only
+    /// the root's links limit.
+    OneLevel,
+    /// Every rank's messages cross hosts at once, so a host's k ranks share
+    /// its link: the one-level estimate with β·k (pairwise exchange,
+    /// circulant skips, recursive halving's non-neighbour partners).
+    Crossing,
+    /// Its own split into steps within and between hosts, [`InBlocks::Crossing`]
+    /// where that returns `None`.
+    Split(BlocksEstimateFn),
+}
+
+impl InBlocks {
+    /// `estimate` (the one-level one) on `hosts` × `k` ranks in blocks.
+    pub fn estimate(self, estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+        let crossing = || estimate(coll, bytes, hosts * k, &m.sharing_links(k));
+        match self {
+            InBlocks::OneLevel => estimate(coll, bytes, hosts * k, m),
+            InBlocks::Crossing => crossing(),
+            InBlocks::Split(f) => f(coll, bytes, hosts, k, m).unwrap_or_else(crossing),
+        }
+    }
+}
 
 /// One algorithm.
 pub struct Descriptor {
@@ -99,6 +133,9 @@ pub struct Descriptor {
     /// Needs every rank's host, which is exchanged (collectively) before the run.
     pub uses_hosts: bool,
     pub estimate: Option<EstimateFn>,
+    /// How its estimate reads where every host holds the same power-of-two
+    /// number of consecutive ranks ([`crate::select::Hosts::SharedInBlocks`]).
+    pub in_blocks: InBlocks,
     /// `None` for `native`, which the MPI library runs.
     pub run: Option<RunFn>,
     /// For allreduce and reduce-scatter with a separate send buffer, where
@@ -116,91 +153,91 @@ const NONE: &[Collective] = &[];
 pub static REGISTRY: [Descriptor; 17] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
-        collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None,
+        collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, estimate: None, run: None, run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
         collectives: ALLREDUCE_REDUCE, rank_ordered: true, canonical: ALLREDUCE_REDUCE, uses_ring: false, uses_hosts: false,
-        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None,
+        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
         collectives: &[Allreduce], rank_ordered: true, canonical: &[Allreduce], uses_ring: false, uses_hosts: false,
-        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None,
+        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None, in_blocks: InBlocks::Split(recursive_doubling::estimate_in_blocks),
     },
     Descriptor {
         algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5 (reduce-scatters: its first phase, footnote 1)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false,
-        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from),
+        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from), in_blocks: InBlocks::Split(halving_doubling::estimate_in_blocks),
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
         collectives: ALLREDUCE_REDUCE, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None,
+        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None, in_blocks: InBlocks::Split(binary_blocks::estimate_in_blocks),
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false,
-        estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from),
+        estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from), in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving), in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two), in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear),
+        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear), in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt),
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt), in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
         collectives: REDUCE_SCATTERS, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None,
+        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None, in_blocks: InBlocks::Crossing,
     },
     Descriptor {
         algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: true, uses_hosts: false,
-        estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from),
+        estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from), in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None,
+        estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None,
+        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: true,
-        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None,
+        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::PairwisePipeline, name: "pairwise_pipeline", aliases: &[],
         source: "Rabenseifner 2004 §3.7 pairwise exchange, the root's share handed out, pipelined in chunks",
         collectives: &[Reduce], rank_ordered: false, canonical: &[Reduce], uses_ring: false, uses_hosts: false,
-        estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None,
+        estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
     Descriptor {
         algorithm: Algorithm::KnomialTree, name: "knomial_tree", aliases: &["knomial"],
         source: "k-nomial tree, radix 4 (MVAPICH2, Open MPI coll/tuned): §3.3's tree with k − 1 children per level",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None,
+        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
     },
 ];
 

@@ -38,7 +38,7 @@ usage:
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
                   [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES] [--reproducible]
-                  [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default 50e-6,8e-9,1e-9,1e-6,2e-10)
+                  [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default: the active table's `model` line, else 50e-6,8e-9,1e-9,1e-6,2e-10)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
         run bench/fastred_bench.c (sizes, collectives, algorithms: see `-- --help`)
@@ -276,7 +276,7 @@ fn explain(args: Vec<String>) -> i32 {
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
     let mut floating = true;
-    let mut m = CostModel::default();
+    let mut m: Option<CostModel> = None;
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -292,7 +292,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--topology" => topology = true,
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
-            "--model" => m = CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage()),
+            "--model" => m = Some(CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage())),
             _ => usage(),
         }
     }
@@ -306,6 +306,8 @@ fn explain(args: Vec<String>) -> i32 {
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     let choice = select::choose(&shape, forced, &table);
+    // The estimates shown: the given model, else the one the table's `model` rules use.
+    let m = m.unwrap_or(table.model);
     println!("{} of {bytes} B ({} elements of {elem} B) on {procs} processes{}{}:", coll.name(), shape.elems,
         if commutative { "" } else { ", non-commutative op" }, if topology { ", topology calls for the ring" } else { "" });
     if ranks_per_host > 1 {
@@ -343,7 +345,8 @@ fn explain(args: Vec<String>) -> i32 {
         match hosts {
             select::Hosts::OnePerHost => "",
             select::Hosts::OneHost => " (within the host)",
-            _ => " (shared hosts: the two-level algorithm by its two-level terms, the others at their best, each rank with a host link of its own)",
+            select::Hosts::SharedInBlocks => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
+            select::Hosts::Shared => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
         }
     );
     let shared = matches!(hosts, select::Hosts::Shared | select::Hosts::SharedInBlocks);
