@@ -180,17 +180,17 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
          # Rules handing calls to the library (native) are for floating-point types only: they were\n\
          # measured on doubles, and both MPI libraries get some integer reductions wrong (README).\n"
     );
-    if let Some(f) = crate::fit::fit(records) {
-        out += &format!(
-            "# The α-β-γ model fitted to {} measurements of the algorithms whose formula is linear in\n\
-             # α, β, γ (median error {:.1}%): what `model` rules estimate with.\n\
-             model {:.4e} {:.4e} {:.4e}\n",
-            f.points,
-            f.median_error * 100.0,
-            f.model.alpha,
-            f.model.beta,
-            f.model.gamma
-        );
+    if let Some(l) = crate::fit::fit_levels(records) {
+        let said = |f: &Option<crate::fit::Fit>, what: &str| match f {
+            Some(f) => format!("# {what}: fitted to {} measurements (median error {:.1}%)\n", f.points, f.median_error * 100.0),
+            None => format!("# {what}: not measured, the compiled-in values\n"),
+        };
+        out += "# The α-β-γ model of the algorithms whose formula is linear in α, β, γ: what `model` rules\n\
+                # estimate with (α, β, γ between hosts; α, β within a host last).\n";
+        out += &said(&l.across, "between hosts (runs with one rank per host)");
+        out += &said(&l.within, "within a host (runs on one host)");
+        let m = l.model;
+        out += &format!("model {:.4e} {:.4e} {:.4e} {:.4e} {:.4e}\n", m.alpha, m.beta, m.gamma, m.alpha_intra, m.beta_intra);
     }
     // Only variants a table can name: not "default", nor the library's own
     // algorithms measured one by one ("native:NAME", `tune --export`'s business).

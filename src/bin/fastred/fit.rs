@@ -4,6 +4,8 @@
 //! on α/β, are left out). Written into the tuned table's `model` line, so that
 //! `model` rules (process counts and sizes nothing was measured at) estimate
 //! with this machine's numbers rather than the compiled-in 50 µs and 1 Gbit/s.
+//! Two levels ([`fit_levels`]): α, β between hosts from runs with one rank
+//! per host, α_i, β_i within one from runs on one host.
 
 use crate::results::Record;
 use fastred::model::CostModel;
@@ -61,6 +63,36 @@ pub fn fit(records: &[Record]) -> Option<Fit> {
     let mut errors: Vec<f64> = rows.iter().map(|(c, t)| ((c[0] * sol[0] + c[1] * sol[1] + c[2] * sol[2]) / t - 1.0).abs()).collect();
     errors.sort_by(f64::total_cmp);
     Some(Fit { model: CostModel::new(sol[0], sol[1], sol[2]), points: rows.len(), median_error: errors[errors.len() / 2] })
+}
+
+/// The two-level model of a run's measurements and the fits behind it.
+pub struct Levels {
+    pub model: CostModel,
+    /// α, β, γ: from the runs with one rank per host (or of unrecorded placement).
+    pub across: Option<Fit>,
+    /// α_i, β_i: from the runs on one host (and γ where nothing was measured across).
+    pub within: Option<Fit>,
+}
+
+/// Fits each level from the runs measured in it ([`fit`]); a level not
+/// measured keeps the compiled-in values ([`CostModel::default`]). Runs
+/// where ranks share hosts mix the two levels in one time and are left out.
+/// `None` when neither level has enough points.
+pub fn fit_levels(records: &[Record]) -> Option<Levels> {
+    let of = |keep: &dyn Fn(&str) -> bool| fit(&records.iter().filter(|r| keep(&r.placement)).cloned().collect::<Vec<_>>());
+    let across = of(&|p| p == "oneperhost" || p.is_empty());
+    let within = of(&|p| p == "onehost");
+    if across.is_none() && within.is_none() {
+        return None;
+    }
+    let mut model = CostModel::default();
+    if let Some(w) = &within {
+        (model.alpha_intra, model.beta_intra, model.gamma) = (w.model.alpha, w.model.beta, w.model.gamma);
+    }
+    if let Some(a) = &across {
+        (model.alpha, model.beta, model.gamma) = (a.model.alpha, a.model.beta, a.model.gamma);
+    }
+    Some(Levels { model, across, within })
 }
 
 /// Normal equations for the parameters in `idx` (the others 0); None if singular.
@@ -127,6 +159,36 @@ mod tests {
         // The pipeline's estimate is not linear (its segments depend on α/β): left out.
         assert!(coefficients(Algorithm::Pipeline, Collective::Reduce, 1 << 20, 8).is_none());
         assert!(f.points >= 3 * 3 * 5);
+    }
+
+    #[test]
+    fn each_level_from_its_own_runs() {
+        let truth = CostModel { alpha: 40e-6, beta: 8e-9, gamma: 1e-9, alpha_intra: 4e-7, beta_intra: 1e-10 };
+        let mut r = vec![];
+        for (placement, m) in [("oneperhost", truth), ("onehost", truth.within_host()), ("sharedhosts", CostModel::new(1.0, 1.0, 1.0))] {
+            for p in [4, 8, 12] {
+                for bytes in [8, 4096, 1 << 20] {
+                    for a in [Algorithm::RecursiveDoubling, Algorithm::Rabenseifner, Algorithm::Ring] {
+                        let t = a.estimate(Collective::Allreduce, bytes, p, &m).unwrap();
+                        r.push(Record { placement: placement.into(), ..Record::timed("allreduce", p, bytes, a.name(), t) });
+                    }
+                }
+            }
+        }
+        let close = |got: f64, want: f64| assert!((got / want - 1.0).abs() < 1e-6, "{got} vs {want}");
+        let l = fit_levels(&r).expect("both levels");
+        for (got, want) in [(l.model.alpha, truth.alpha), (l.model.beta, truth.beta), (l.model.gamma, truth.gamma), (l.model.alpha_intra, truth.alpha_intra), (l.model.beta_intra, truth.beta_intra)] {
+            close(got, want);
+        }
+        // One host only: the levels between hosts keep the compiled-in values.
+        let one_host: Vec<Record> = r.iter().filter(|x| x.placement == "onehost").cloned().collect();
+        let l = fit_levels(&one_host).expect("within");
+        assert!(l.across.is_none());
+        assert_eq!(l.model.alpha, CostModel::default().alpha);
+        close(l.model.alpha_intra, truth.alpha_intra);
+        close(l.model.gamma, truth.gamma);
+        // Shared hosts alone: no level.
+        assert!(fit_levels(&r.iter().filter(|x| x.placement == "sharedhosts").cloned().collect::<Vec<_>>()).is_none());
     }
 
     #[test]
