@@ -402,7 +402,7 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
         Some(rule) => Choice {
             algorithm: match rule.target {
                 Target::Algorithm(a) => a,
-                Target::Model => fastest(shape, &table.model).unwrap_or(Algorithm::Native),
+                Target::Model => fastest(shape, table).unwrap_or(Algorithm::Native),
             },
             reason: Reason::Rule { source: &table.source, line: rule.line, text: &rule.text },
             override_ignored,
@@ -410,20 +410,21 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
         // Halving & doubling computes the canonical order of every call the
         // mode constrains (predefined, commutative ops).
         None if shape.order_is_fixed() => {
-            Choice { algorithm: fastest(shape, &table.model).unwrap_or(Algorithm::Rabenseifner), reason: Reason::Model, override_ignored }
+            Choice { algorithm: fastest(shape, table).unwrap_or(Algorithm::Rabenseifner), reason: Reason::Model, override_ignored }
         }
         None => Choice { algorithm: Algorithm::Native, reason: Reason::NoRule { source: &table.source }, override_ignored },
     }
 }
 
 /// Of fastred's algorithms that can run `shape` (only canonical ones where
-/// the order is fixed), the one `model` estimates fastest where the ranks are
-/// ([`estimate_placed`]); `None` when none can run it. The two-level
+/// the order is fixed), the one `table`'s model estimates fastest where the
+/// ranks are ([`estimate_placed`]; the two-level algorithm's lanes as
+/// `table` chooses them at run time); `None` when none can run it. The two-level
 /// algorithm competes only on shared hosts (elsewhere it is one of the
 /// others).
-pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
+pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
     let shared = matches!(shape.hosts, Hosts::Shared | Hosts::SharedInBlocks);
-    let cost = |a: &Algorithm| estimate_placed(*a, shape, model).unwrap_or(f64::INFINITY);
+    let cost = |a: &Algorithm| estimate_placed(*a, shape, &table.model, table).unwrap_or(f64::INFINITY);
     Algorithm::ALL
         .into_iter()
         .filter(|a| *a != Algorithm::Native && (shared || !a.descriptor().uses_hosts) && a.can_run(shape))
@@ -440,13 +441,13 @@ pub fn fastest(shape: &Shape, model: &CostModel) -> Option<Algorithm> {
 /// ranks for the exchange patterns, one level for rings, pipelines and
 /// trees); on other shared placements by the model's α, β between hosts, as
 /// if each rank had a host link to itself.
-pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel) -> Option<f64> {
+pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
     match shape.hosts {
         Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         Hosts::Shared | Hosts::SharedInBlocks if a.descriptor().uses_hosts => {
-            a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m))
+            a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table)))
         }
         Hosts::SharedInBlocks if a.implements(coll) => {
             let d = a.descriptor();
@@ -531,7 +532,7 @@ mod tests {
                     let s = shape(coll, bytes, p);
                     let c = choose(&s, None, &t);
                     assert!(c.reason.to_string().contains("model"), "{coll:?} {bytes} B p {p}: {}", c.reason);
-                    assert_eq!(Some(c.algorithm), fastest(&s, &t.model), "{coll:?} {bytes} B p {p}");
+                    assert_eq!(Some(c.algorithm), fastest(&s, &t), "{coll:?} {bytes} B p {p}");
                     assert_ne!(c.algorithm, Ring, "{coll:?} {bytes} B p {p}");
                 }
             }
@@ -685,7 +686,8 @@ mod tests {
         // 16 hosts of 8 consecutive ranks: lg 8 = 3 steps within a host, lg 16 = 4 across.
         let blocks = Layout { hosts: 16, fewest: 8, most: 8 };
         let n = 1 << 20;
-        let est = |a: Algorithm, m: &CostModel| estimate_placed(a, &Shape { hosts: Hosts::SharedInBlocks, layout: blocks, ..shape(Allreduce, n, 128) }, m).unwrap();
+        let table = Table::default_table();
+        let est = |a: Algorithm, m: &CostModel| estimate_placed(a, &Shape { hosts: Hosts::SharedInBlocks, layout: blocks, ..shape(Allreduce, n, 128) }, m, &table).unwrap();
         let only = |alpha, beta, alpha_intra, beta_intra| CostModel { alpha, beta, gamma: 0.0, alpha_intra, beta_intra };
         let (n, close) = (n as f64, |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0));
         assert!(close(est(Rabenseifner, &only(0.0, 0.0, 1.0, 0.0)), 2.0 * 3.0));
@@ -702,7 +704,7 @@ mod tests {
         let odd = Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: 3, fewest: 4, most: 4 }, ..shape(Allreduce, 1 << 20, 12) };
         let m = CostModel::default();
         for (a, model) in [(Rabenseifner, m.sharing_links(4)), (Circulant, m.sharing_links(4)), (Ring, m), (Tree, m)] {
-            assert_eq!(estimate_placed(a, &odd, &m), a.estimate(Allreduce, 1 << 20, 12, &model), "{a:?}");
+            assert_eq!(estimate_placed(a, &odd, &m, &table), a.estimate(Allreduce, 1 << 20, 12, &model), "{a:?}");
         }
     }
 

@@ -34,7 +34,7 @@ use crate::error::MpiResult;
 use crate::model::CostModel;
 use crate::op::Reducer;
 use crate::scratch::Pooled;
-use crate::select::{Hosts, Layout, Shape};
+use crate::select::{Hosts, Layout, Shape, Table};
 use std::ops::Range;
 
 /// This rank's two groups.
@@ -88,14 +88,15 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// (a host's ranks): the active table's choice for such a call, where that is
 /// a single-level algorithm fastred runs (the table's rules were measured in
 /// those regimes), else [`best_single_level`]'s.
-fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, job: &Job) -> Option<&'static super::registry::Descriptor> {
-    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: job.canonical, reproducible: job.canonical };
+#[allow(clippy::too_many_arguments)]
+fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
+    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: canonical, reproducible: canonical };
     // `choose` returns `native` or an algorithm that can run the shape.
-    let chosen = crate::select::choose(&shape, None, job.table).algorithm;
+    let chosen = crate::select::choose(&shape, None, table).algorithm;
     if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {
         return Some(chosen.descriptor());
     }
-    best_single_level(coll, bytes, procs, job.canonical, job.model).map(|(d, _)| d)
+    best_single_level(coll, bytes, procs, canonical, model).map(|(d, _)| d)
 }
 
 /// Run `coll` over the processes of `t` (a host's ranks: `hosts` is
@@ -107,7 +108,7 @@ fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Coll
     if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, job) else {
+    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, job.table, job.model, job.canonical) else {
         return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
@@ -297,8 +298,9 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 ///
 /// - step 1, the ring reduce-scatter within a host:
 ///   (k−1)·α_i + (1−1/k)·n·(β_i + γ);
-/// - step 2, the lanes: the model's best single-level algorithm on N
-///   processes and n/L bytes, the L lanes of a host sharing its link
+/// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
+///   ([`phase_algorithm`]: `table`'s choice; without a table the model's
+///   best single-level one), the L lanes of a host sharing its link
 ///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
 /// - step 3: allreduce, the ring allgather within the host,
@@ -306,10 +308,9 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 ///   (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is handed
 ///   on only on hosts with more than L ranks, ⌈k/L − 1⌉·(α_i + n/p·β_i).
 ///
-/// (At run time the lanes take the active table's choice, which the model's
-/// stands in for.) One host: the best single-level algorithm within it; one
-/// rank per host: the best between hosts.
-pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &CostModel) -> f64 {
+/// One host: the best single-level algorithm within it; one rank per host:
+/// the best between hosts.
+pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &CostModel, table: Option<&Table>) -> f64 {
     let best = |coll, bytes, p, m: &CostModel| best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, e)| e);
     let (hosts, lanes, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
     if hosts == 1 {
@@ -322,7 +323,14 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let n = bytes as f64;
     let (k, l) = (most as f64, lanes as f64);
     let step1 = ring::estimate(Collective::ReduceScatterBlock, bytes, most, &intra);
-    let step2 = best(coll, bytes.div_ceil(lanes), hosts, &m.sharing_links(lanes));
+    let lane_bytes = bytes.div_ceil(lanes);
+    let shared = m.sharing_links(lanes);
+    let step2 = match table {
+        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::OnePerHost, table, m, false)
+            .and_then(|d| d.estimate)
+            .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
+        None => best(coll, lane_bytes, hosts, &shared),
+    };
     let step3 = match coll {
         Collective::Allreduce => (k - 1.0) * intra.alpha + (1.0 - 1.0 / k) * n * intra.beta,
         Collective::Reduce => (l - 1.0) * (intra.alpha + n / l * intra.beta),
@@ -342,19 +350,19 @@ mod tests {
         let only_beta = CostModel { alpha: 0.0, beta: 1.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 0.0 };
         let n = 15 << 16; // divisible by every L below
         for (hosts, k) in [(4, 2), (2, 4), (64, 16), (3, 5), (5, 3)] {
-            let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts, fewest: k, most: k }, &only_beta);
+            let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts, fewest: k, most: k }, &only_beta, None);
             let bound = 2.0 * (hosts - 1) as f64 / hosts as f64 * n as f64;
             assert!((e - bound).abs() <= 1e-9 * bound, "{hosts} x {k}: {e} against {bound}");
         }
         // Within a host only: the ring's two phases there, (k−1)/k·n each way.
         let only_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 1.0 };
-        let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra);
+        let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra, None);
         assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
         // One host, one rank per host: the best single-level estimates.
         let m = CostModel::default();
         let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
-        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), &m), single(8, &m.within_host()));
-        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m), single(8, &m));
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), &m, None), single(8, &m.within_host()));
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m, None), single(8, &m));
     }
 
     #[test]

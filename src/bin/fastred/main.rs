@@ -353,7 +353,7 @@ fn explain(args: Vec<String>) -> i32 {
     let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
         .iter()
         .filter(|a| a.can_run(&shape) && **a != Algorithm::Native && (shared || !a.descriptor().uses_hosts))
-        .filter_map(|a| select::estimate_placed(*a, &shape, &m).map(|t| (*a, t)))
+        .filter_map(|a| select::estimate_placed(*a, &shape, &m, &table).map(|t| (*a, t)))
         .collect();
     rows.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (a, t) in rows {
