@@ -437,10 +437,10 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// own terms ([`crate::algo::hierarchical::two_level_estimate`]); on hosts
 /// in blocks, every other algorithm by its pattern's
 /// ([`crate::algo::registry::InBlocks`]: steps within a host split off for
-/// halving & doubling and recursive doubling, a host's link shared by its
-/// ranks for the exchange patterns, one level for rings, pipelines and
-/// trees); on other shared placements by the model's α, β between hosts, as
-/// if each rank had a host link to itself.
+/// halving & doubling, recursive doubling and the trees, a host's link
+/// shared by its ranks for the exchange patterns, one level for rings and
+/// pipelines); on other shared placements by the model's α, β between
+/// hosts, as if each rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
     match shape.hosts {
@@ -700,12 +700,18 @@ mod tests {
         assert!(close(est(RecursiveDoubling, &only(1.0, 1.0, 0.0, 0.0)), 4.0 * (1.0 + 8.0 * n)));
         // Not a power of two: every rank's traffic taken to cross, a host's 4
         // ranks sharing its link; the exchange patterns likewise; the ring and
-        // trees at their one-level estimate.
+        // the binomial tree at their one-level estimate.
         let odd = Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: 3, fewest: 4, most: 4 }, ..shape(Allreduce, 1 << 20, 12) };
         let m = CostModel::default();
         for (a, model) in [(Rabenseifner, m.sharing_links(4)), (Circulant, m.sharing_links(4)), (Ring, m), (Tree, m)] {
             assert_eq!(estimate_placed(a, &odd, &m, &table), a.estimate(Allreduce, 1 << 20, 12, &model), "{a:?}");
         }
+        // Trees: lg 8 = 3 binomial levels within a host, 4 across; the
+        // k-nomial tree's first level (children 1-3 away) within hosts of 8,
+        // its others priced across (levels of 4^l: 1 + ⌈log4 32⌉ = 4).
+        let reduce = |a: Algorithm, m: &CostModel| estimate_placed(a, &Shape { coll: Reduce, hosts: Hosts::SharedInBlocks, layout: blocks, ..shape(Reduce, 8, 128) }, m, &table).unwrap();
+        assert!(close(reduce(Tree, &only(1.0, 0.0, 0.0, 0.0)), 4.0) && close(reduce(Tree, &only(0.0, 0.0, 1.0, 0.0)), 3.0));
+        assert!(close(reduce(KnomialTree, &only(1.0, 0.0, 0.0, 0.0)), 3.0) && close(reduce(KnomialTree, &only(0.0, 0.0, 1.0, 0.0)), 1.0));
     }
 
     #[test]

@@ -207,9 +207,12 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 
 /// On hosts of k consecutive ranks, p a power of two: one block,
 /// halving & doubling's split ([`super::halving_doubling::estimate_in_blocks`]);
-/// otherwise `None` (every rank's traffic taken to cross hosts).
-pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> Option<f64> {
-    super::halving_doubling::estimate_in_blocks(coll, bytes, hosts, k, m)
+/// otherwise every rank's traffic taken to cross hosts.
+pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    if (hosts * k).is_power_of_two() {
+        return super::halving_doubling::estimate_in_blocks(coll, bytes, hosts, k, m);
+    }
+    super::registry::crossing(estimate, coll, bytes, hosts, k, m)
 }
 
 #[cfg(test)]

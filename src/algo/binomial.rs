@@ -94,6 +94,18 @@ pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> Mp
     }
 }
 
+/// On hosts of k consecutive ranks, p a power of two: the steps at distance
+/// < k (partners r and r XOR d) stay within a host, the lg(hosts) others
+/// cross with one sender per host; so the tree over k within a host plus
+/// the tree over the hosts. Otherwise (the first step folds pairs) the
+/// one-level estimate.
+pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    if !(hosts * k).is_power_of_two() {
+        return estimate(coll, bytes, hosts * k, m);
+    }
+    estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes, hosts, m)
+}
+
 /// §3.3: ⌈lg p⌉(α + nβ + nγ) for reduce; allreduce adds the broadcast.
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
     let x = Terms::new(bytes, p, m);

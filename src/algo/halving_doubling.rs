@@ -196,10 +196,14 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// the doubling) stay within a host, on n down to n/k bytes (α_i, β_i); the
 /// rest cross hosts on blocks of n/k, the k ranks of a host sharing its link
 /// (β·k). So the estimate within one host on n plus that across the hosts on
-/// n/k with shared links; γ sums to (1 − 1/p)nγ as in one level. `None`
-/// where p is not a power of two (the removal step pairs ranks otherwise).
-pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> Option<f64> {
-    (hosts * k).is_power_of_two().then(|| estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes / k, hosts, &m.sharing_links(k)))
+/// n/k with shared links; γ sums to (1 − 1/p)nγ as in one level. Where p
+/// is not a power of two (the removal step pairs ranks), every step is
+/// taken to cross hosts ([`super::registry::crossing`]).
+pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    if !(hosts * k).is_power_of_two() {
+        return super::registry::crossing(estimate, coll, bytes, hosts, k, m);
+    }
+    estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes / k, hosts, &m.sharing_links(k))
 }
 
 /// Halving & doubling among p' processes: 2 lg p' α + 2(1 − 1/p')nβ + (1 − 1/p')nγ.

@@ -69,6 +69,19 @@ pub fn estimate(_coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64
     levels(p) as f64 * (x.a + (RADIX - 1) as f64 * x.n * (x.b + x.g))
 }
 
+/// On hosts of k consecutive ranks (k a power of two), seen from root 0:
+/// the levels whose children lie less than k' = the largest power of
+/// [`RADIX`] dividing k away stay within a host, the others are priced
+/// between hosts (one sender per group of k'; some of them may still be on
+/// one host); so the tree over k' within plus the tree over p/k' groups.
+pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    let mut within = 1;
+    while k % (within * RADIX) == 0 {
+        within *= RADIX;
+    }
+    estimate(coll, bytes, within, &m.within_host()) + estimate(coll, bytes, hosts * k / within, m)
+}
+
 /// ⌈log_k p⌉ (0 for one process).
 fn levels(p: usize) -> u32 {
     let (mut levels, mut reach) = (0, 1);

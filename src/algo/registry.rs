@@ -76,9 +76,9 @@ pub type RunFromFn = fn(&dyn Transport, &dyn Reducer, &[u8], &mut [u8], &Job) ->
 /// Estimated time (s) for a collective on `bytes` over `p` processes.
 pub type EstimateFn = fn(Collective, usize, usize, &CostModel) -> f64;
 /// Estimated time (s) for a collective on `bytes` over `hosts` hosts that
-/// each hold `k` consecutive ranks (α, β within and between hosts:
-/// [`CostModel`]); `None` where the split does not apply.
-pub type BlocksEstimateFn = fn(Collective, usize, usize, usize, &CostModel) -> Option<f64>;
+/// each hold `k` (a power of two) consecutive ranks (α, β within and
+/// between hosts: [`CostModel`]).
+pub type BlocksEstimateFn = fn(Collective, usize, usize, usize, &CostModel) -> f64;
 
 /// An algorithm's α-β-γ cost on hosts of k consecutive ranks each (the
 /// two-level model of issue 11 §3; [`crate::select::estimate_placed`]).
@@ -93,21 +93,25 @@ pub enum InBlocks {
     /// its link: the one-level estimate with β·k (pairwise exchange,
     /// circulant skips, recursive halving's non-neighbour partners).
     Crossing,
-    /// Its own split into steps within and between hosts, [`InBlocks::Crossing`]
-    /// where that returns `None`.
+    /// Its own split into steps within and between hosts.
     Split(BlocksEstimateFn),
 }
 
 impl InBlocks {
     /// `estimate` (the one-level one) on `hosts` × `k` ranks in blocks.
     pub fn estimate(self, estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
-        let crossing = || estimate(coll, bytes, hosts * k, &m.sharing_links(k));
         match self {
             InBlocks::OneLevel => estimate(coll, bytes, hosts * k, m),
-            InBlocks::Crossing => crossing(),
-            InBlocks::Split(f) => f(coll, bytes, hosts, k, m).unwrap_or_else(crossing),
+            InBlocks::Crossing => crossing(estimate, coll, bytes, hosts, k, m),
+            InBlocks::Split(f) => f(coll, bytes, hosts, k, m),
         }
     }
+}
+
+/// [`InBlocks::Crossing`]'s cost: `estimate` on hosts × k processes with a
+/// host's k ranks sharing its link.
+pub fn crossing(estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    estimate(coll, bytes, hosts * k, &m.sharing_links(k))
 }
 
 /// One algorithm.
@@ -158,7 +162,7 @@ pub static REGISTRY: [Descriptor; 17] = [
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
         collectives: ALLREDUCE_REDUCE, rank_ordered: true, canonical: ALLREDUCE_REDUCE, uses_ring: false, uses_hosts: false,
-        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::Split(binomial::estimate_in_blocks),
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
@@ -237,7 +241,7 @@ pub static REGISTRY: [Descriptor; 17] = [
         algorithm: Algorithm::KnomialTree, name: "knomial_tree", aliases: &["knomial"],
         source: "k-nomial tree, radix 4 (MVAPICH2, Open MPI coll/tuned): §3.3's tree with k − 1 children per level",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false,
-        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::Split(knomial_tree::estimate_in_blocks),
     },
 ];
 
