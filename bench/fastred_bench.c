@@ -293,8 +293,19 @@ int main(int argc, char **argv) {
                     MPI_Abort(MPI_COMM_WORLD, 3);
                 }
             }
-            PMPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             int batch = 1;
+            if (latency && bytes <= 65536) {
+                /* Size the batches from warmed calls: the first one above
+                 * includes one-off set-up (fastred's decision, a shared
+                 * segment), which would shrink batches to a few calls
+                 * dominated by the skew of the barrier before each. */
+                slowest = 0;
+                for (int v = 0; v < nv; v++) {
+                    double t = timed_call(c, &vs[v], in, out, count, rcounts, 16);
+                    if (t > slowest) slowest = t;
+                }
+            }
+            PMPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             if (latency && bytes <= 65536) {
                 double calls = 1e-3 / (slowest > 1e-7 ? slowest : 1e-7);
                 batch = calls < 1 ? 1 : calls > 10000 ? 10000 : (int)calls;

@@ -24,6 +24,8 @@ use crate::ffi::MPI_Comm;
 use crate::mpi;
 use crate::select::{Algorithm, Collective, Table};
 use crate::topology::{automatic_ring, Topology};
+use crate::algo::shared_memory::{self, SLOT_CLASSES};
+use crate::shm::Segment;
 use crate::transport::pmpi::DEFAULT_PIECE;
 use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashSet;
@@ -44,6 +46,9 @@ pub struct CommState {
     /// `FASTRED_REPRODUCIBLE` (rank 0's).
     pub reproducible: bool,
     placement: OnceCell<Placement>,
+    /// The memory segments the ranks share, one per slot class of the
+    /// shared-memory algorithm (`None`: it could not be made).
+    segments: [OnceCell<Option<Segment>>; SLOT_CLASSES.len()],
     /// The last decision per collective.
     last: [LastDecision; 4],
     /// Decisions already logged (collective, algorithm, size class).
@@ -133,6 +138,21 @@ impl CommState {
     /// Where the ranks are; collective on the communicator the first time.
     pub fn placement(&self) -> MpiResult<&Placement> {
         self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size))
+    }
+
+    /// The memory segment of slot class `class` shared by the ranks (all on
+    /// one host), made the first time the shared-memory algorithm is chosen
+    /// for a call of that class: collectively, since every rank makes that
+    /// choice in the same call. `None` (agreed by all ranks) where some rank
+    /// could not make or open it; then the algorithm is not chosen again on
+    /// this communicator.
+    pub fn shared_segment(&self, class: usize) -> MpiResult<Option<&Segment>> {
+        self.segments[class].get_or_try_init(|| shared_segment(self.shadow, self.rank, self.size, class)).map(Option::as_ref)
+    }
+
+    /// Whether making a shared segment was tried and failed.
+    pub fn shared_memory_failed(&self) -> bool {
+        self.segments.iter().any(|s| matches!(s.get(), Some(None)))
     }
 
     /// The placement if it is already known (no communication).
@@ -266,6 +286,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         reproducible: agreed.reproducible,
         placement: OnceCell::new(),
+        segments: Default::default(),
         last: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
@@ -309,6 +330,54 @@ fn broadcast_bytes(shadow: MPI_Comm, mut bytes: Vec<u8>) -> MpiResult<Vec<u8>> {
     bytes.resize(u64::from_le_bytes(len) as usize, 0);
     mpi::bcast(shadow, &mut bytes, 0)?;
     Ok(bytes)
+}
+
+/// Make the shared segment of slot class `class` for a communicator whose
+/// ranks are on one host ([`CommState::shared_segment`]): rank 0 creates it
+/// under a fresh name with a random token and broadcasts both (one fixed-size
+/// message), the others open it and check the token, all agree (one
+/// allgather of a byte), and rank 0 removes the name.
+fn shared_segment(shadow: MPI_Comm, rank: usize, size: usize, class: usize) -> MpiResult<Option<Segment>> {
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let slot = shared_memory::slot_bytes(class, size);
+    let injected = || (config::local().fault == Some(config::Fault::NoSharedMemory)).then(|| std::io::Error::other("FASTRED_FAULT=noshm"));
+    // The offer: token (8 bytes; 0: none), name (NUL-padded).
+    let mut offer = [0u8; 64];
+    let mut created = None;
+    if rank == 0 {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let token = (nanos ^ (u64::from(std::process::id()) << 40) ^ MADE.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)).max(1);
+        let name = format!("/fastred-{}-{token:016x}", std::process::id());
+        match injected().map_or_else(|| Segment::create(&name, size, slot, token), Err) {
+            Ok(segment) => {
+                created = Some(segment);
+                offer[..8].copy_from_slice(&token.to_le_bytes());
+                offer[8..8 + name.len()].copy_from_slice(name.as_bytes());
+            }
+            Err(e) => log::warn!("shared memory for {size} ranks ({} bytes) could not be made: {e}", Segment::bytes_for(size, slot)),
+        }
+    }
+    mpi::bcast(shadow, &mut offer, 0)?;
+    let token = u64::from_le_bytes(offer[..8].try_into().expect("8 bytes"));
+    let name = String::from_utf8_lossy(&offer[8..]).trim_end_matches('\0').to_string();
+    let mine = match created {
+        Some(segment) => Some(segment),
+        None if token != 0 => injected()
+            .map_or_else(|| Segment::open(&name, size, slot, token), Err)
+            .map_err(|e| log::warn!("rank {rank}: shared memory {name} could not be opened: {e}"))
+            .ok(),
+        None => None,
+    };
+    let mut all = vec![0u8; size];
+    mpi::allgather(shadow, &[u8::from(mine.is_some())], &mut all)?;
+    if rank == 0 && token != 0 {
+        Segment::unlink(&name);
+    }
+    let everywhere = all.iter().all(|&ok| ok == 1);
+    if !everywhere && rank == 0 {
+        log::warn!("shared memory is not available to every rank of this communicator; shared_memory will not run on it");
+    }
+    Ok(mine.filter(|_| everywhere))
 }
 
 /// This process's host: `FASTRED_HOST` if set (for tests that pretend ranks

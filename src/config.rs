@@ -27,6 +27,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub enum Fault {
     /// Panic inside the algorithm of the first call fastred runs itself.
     Panic,
+    /// This rank cannot make or open a shared memory segment (as where
+    /// `/dev/shm` is full or not shared).
+    NoSharedMemory,
 }
 
 /// This process's own settings, read from the environment once.
@@ -129,8 +132,9 @@ impl Local {
         let fault = match env("FASTRED_FAULT").as_deref() {
             None | Some("") => None,
             Some("panic") => Some(Fault::Panic),
+            Some("noshm") => Some(Fault::NoSharedMemory),
             Some(other) => {
-                log::warn!("FASTRED_FAULT={other}: unknown fault (valid: panic); none injected");
+                log::warn!("FASTRED_FAULT={other}: unknown fault (valid: panic, noshm); none injected");
                 None
             }
         };

@@ -22,6 +22,7 @@ pub mod mpi;
 pub mod reproducible;
 pub mod scratch;
 pub mod select;
+pub mod shm;
 pub mod simulated;
 pub mod stats;
 pub mod topology;

@@ -64,6 +64,47 @@ pub fn combine_in_order(op: &(impl Reducer + ?Sized), parts: &mut [u8], p: usize
     Ok(())
 }
 
+/// Combine `p` read-only contributions in the canonical order into `dst`:
+/// `source(i)` is rank i's contribution (as long as `dst`), `temps` scratch
+/// of at least `temps_needed(p)` × `dst.len()` bytes. The same joins as
+/// [`combine_in_order`], so the same bits; for algorithms that see every
+/// contribution where it lies (the shared-memory one), without copying them
+/// into one buffer first.
+pub fn combine_sources_in_order<'s>(op: &(impl Reducer + ?Sized), p: usize, source: &dyn Fn(usize) -> &'s [u8], dst: &mut [u8], temps: &mut [u8]) -> MpiResult {
+    if p == 0 {
+        return Ok(());
+    }
+    let pairs = Pairs::of(p);
+    subtree(op, &pairs, source, pairs.pof2.ilog2(), 0, dst, temps)
+}
+
+/// Scratch vectors [`combine_sources_in_order`] needs for `p` contributions
+/// (none below 4: the right operand is then a single rank's).
+pub fn temps_needed(p: usize) -> usize {
+    let levels = Pairs::of(p).pof2.ilog2() as usize;
+    if levels < 2 { 0 } else { levels }
+}
+
+/// Leaves q·2^level … (q+1)·2^level − 1 of the canonical tree into `dst`.
+fn subtree<'s>(op: &(impl Reducer + ?Sized), pairs: &Pairs, source: &dyn Fn(usize) -> &'s [u8], level: u32, q: usize, dst: &mut [u8], temps: &mut [u8]) -> MpiResult {
+    if level == 0 {
+        dst.copy_from_slice(source(pairs.first(q)));
+        if q < pairs.removed {
+            op.reduce(source(pairs.first(q) + 1), dst, false)?;
+        }
+        return Ok(());
+    }
+    subtree(op, pairs, source, level - 1, 2 * q, dst, temps)?;
+    let right = 2 * q + 1;
+    if level == 1 && right >= pairs.removed {
+        // A single rank on the right: fold it straight from where it lies.
+        return op.reduce(source(pairs.first(right)), dst, false);
+    }
+    let (temp, rest) = temps.split_at_mut(dst.len());
+    subtree(op, pairs, source, level - 1, right, temp, rest)?;
+    op.reduce(temp, dst, false)
+}
+
 /// The canonical reduction of `inputs` (one vector per rank, all of one
 /// length) into `out`, serially: the reference the tests compare against.
 pub fn reduce_serial(op: &dyn Reducer, inputs: &[&[u8]], out: &mut [u8]) -> MpiResult {

@@ -12,9 +12,11 @@ use std::fmt;
 impl Algorithm {
     /// Whether this algorithm can run a call of this shape.
     pub fn can_run(self, shape: &Shape) -> bool {
+        let d = self.descriptor();
         self.implements(shape.coll)
             && (shape.commutative || self.preserves_rank_order())
-            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll) && (!self.descriptor().uses_hosts || shape.hosts.keeps_canonical_order()))
+            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll) && (!d.uses_hosts || shape.hosts.keeps_canonical_order()))
+            && (!d.shared_memory || shape.can_share_memory())
     }
 }
 
@@ -42,6 +44,10 @@ pub struct Shape {
     pub floating: bool,
     /// `FASTRED_REPRODUCIBLE` is on (for this call: see [`Shape::order_is_fixed`]).
     pub reproducible: bool,
+    /// Ranks on one host can share a memory segment (false where making one
+    /// failed on this communicator, and in SimGrid builds, whose simulated
+    /// ranks would then communicate outside the simulation).
+    pub shared_memory: bool,
 }
 
 impl Shape {
@@ -51,6 +57,15 @@ impl Shape {
     /// more than two processes (x0 ⊕ x1 is the only order of two).
     pub fn order_is_fixed(&self) -> bool {
         self.reproducible && self.floating && self.procs > 2
+    }
+
+    /// Every rank is on one host (or there is one rank), they can share memory, and an element fits
+    /// the shared-memory algorithm's smallest round.
+    pub fn can_share_memory(&self) -> bool {
+        (self.hosts == Hosts::OneHost || self.procs == 1)
+            && self.shared_memory
+            && !cfg!(fastred_mpi = "smpi")
+            && self.bytes / self.elems.max(1) <= crate::algo::shared_memory::MIN_SLOT
     }
 }
 
@@ -464,7 +479,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false, shared_memory: true }
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -623,7 +638,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), floating: true, reproducible: false };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), floating: true, reproducible: false, shared_memory: true };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

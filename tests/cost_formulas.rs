@@ -38,12 +38,14 @@ fn traffic(p: usize, n: usize, algo: Algo) -> Vec<Traffic> {
 /// over), and every process whose result depends on the others receives at
 /// least the (1 − 1/p) share of its result that it cannot hold itself — a
 /// lower bound no correct algorithm can beat. (The exact terms of each
-/// algorithm's paper are checked by the tests below.)
+/// algorithm's paper are checked by the tests below. The shared-memory
+/// algorithm sends no messages: its processes read each other's slots; its
+/// own test is below.)
 #[test]
 fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
     let model = CostModel::default();
-    for d in REGISTRY.iter().filter(|d| d.run.is_some()) {
+    for d in REGISTRY.iter().filter(|d| d.run.is_some() && !d.shared_memory) {
         for &coll in d.collectives {
             for p in 1..=20 {
                 let n = 60 * p + 7;
@@ -467,6 +469,47 @@ fn pipeline_and_fibonacci_reduce_send_each_segment_once_per_link() {
             }
             let received: u64 = got.iter().map(|t| t.bytes_received).sum();
             assert_eq!(received, (n * (p - 1)) as u64, "{name} p={p}");
+        }
+    }
+}
+
+/// The shared-memory algorithm sends no message, and copies what its module
+/// says: each rank publishes its whole input (n bytes; reduce-scatters too),
+/// and in rounds longer than the one-phase limit the ranks that need the
+/// result copy it out of the shared results (allreduce: all; reduce: the
+/// root). The in-process segment's rounds hold 4144 bytes.
+#[test]
+fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
+    use fastred::algo::shared_memory::ONE_PHASE_MAX;
+    use fastred::transport::inproc::SHARED_SLOT;
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = CostModel::default();
+    let d = fastred::algo::registry::Algorithm::SharedMemory.descriptor();
+    let round = SHARED_SLOT - 16;
+    for p in 1..=9 {
+        for n in [0, 1, p, 1000, round, round + 1, 3 * round + 5] {
+            for &coll in d.collectives {
+                let even = Blocks::even(n, p);
+                let root = p / 2;
+                let per_rank = InProcess::run(p, |t| {
+                    let counting = Counting::new(t);
+                    let (ring, hosts) = (scrambled(p), vec![0; p]);
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+                    let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+                    (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+                    counting.traffic()
+                });
+                let long_rounds: usize = (0..n).step_by(round).map(|s| (n - s).min(round)).filter(|&len| len > ONE_PHASE_MAX).sum();
+                for (r, t) in per_rank.iter().enumerate() {
+                    let copies_out = match coll {
+                        Collective::Allreduce => long_rounds,
+                        Collective::Reduce if r == root => long_rounds,
+                        _ => 0,
+                    };
+                    assert_eq!((t.messages_sent, t.bytes_received), (0, 0), "{} p={p} n={n} rank {r}", coll.name());
+                    assert_eq!(t.bytes_copied as usize, n + copies_out, "{} p={p} n={n} rank {r}: bytes copied", coll.name());
+                }
+            }
         }
     }
 }

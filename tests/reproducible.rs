@@ -189,7 +189,7 @@ fn sweep(name: &str) {
 }
 
 /// The algorithms swept below, one test each (so they run in parallel).
-const SWEPT: [&str; 6] = ["tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical"];
+const SWEPT: [&str; 7] = ["tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical", "shared_memory"];
 
 #[test]
 fn every_canonical_algorithm_is_swept() {
@@ -221,6 +221,32 @@ fn pairwise_computes_the_canonical_tree() {
 #[test]
 fn pairwise_pipeline_computes_the_canonical_tree() {
     sweep("pairwise_pipeline");
+}
+
+/// Also rounds longer than the one-phase limit (the sweep's counts all fit
+/// one short round of the in-process segment): 1001 elements are a
+/// two-phase round and a one-phase one.
+#[test]
+fn shared_memory_computes_the_canonical_tree() {
+    sweep("shared_memory");
+    let d = Algorithm::SharedMemory.descriptor();
+    let n = 1001;
+    for p in (1..=17).chain([33, 64]) {
+        for &coll in d.canonical {
+            let blocks = Blocks::even(n, p);
+            for (op, input, what) in [(&TreeShape as &(dyn Reducer + Sync), shape_input as fn(usize, usize) -> Vec<u8>, "tree shape"), (&BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap(), float_input, "doubles")] {
+                let want = reference(op, p, n, input);
+                for separate in [false, true] {
+                    let got = InProcess::run(p, |t| run_case(d, t, op, coll, &input(t.rank(), n), &blocks, p / 2, separate, &vec![0; p], true));
+                    for (r, g) in got.iter().enumerate() {
+                        let Some(g) = g else { continue };
+                        let expected = if matches!(coll, Collective::ReduceScatter | Collective::ReduceScatterBlock) { &want[blocks.bytes(r, op.elem_size())] } else { &want[..] };
+                        assert!(g == expected, "shared_memory {}: {what}: p={p} n={n} separate input={separate}: rank {r} differs from the canonical order", coll.name());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Whether `d` running `coll` on p = `hosts.len()` processes (n elements of
@@ -283,7 +309,7 @@ fn other_orders_are_told_apart() {
 }
 
 fn shape(coll: Collective, bytes: usize, procs: usize, reproducible: bool) -> Shape {
-    Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: fastred::select::Layout::one_per_host(procs), floating: true, reproducible }
+    Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: fastred::select::Layout::one_per_host(procs), floating: true, reproducible, shared_memory: true }
 }
 
 /// The selector in reproducible mode: whatever the table, the size, the

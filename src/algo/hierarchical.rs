@@ -90,7 +90,7 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// those regimes), else [`best_single_level`]'s.
 #[allow(clippy::too_many_arguments)]
 fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
-    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: canonical, reproducible: canonical };
+    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let chosen = crate::select::choose(&shape, None, table).algorithm;
     if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {

@@ -27,6 +27,7 @@ pub mod recursive_doubling;
 pub mod pairwise;
 pub mod pairwise_pipeline;
 pub mod ring;
+pub mod shared_memory;
 
 use crate::error::MpiResult;
 use std::ops::Range;
@@ -102,6 +103,11 @@ pub trait Transport {
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.
     fn note_copy(&self, _bytes: usize) {}
+    /// The memory segment shared by all ranks, where they are on one host and
+    /// one was made (the shared-memory algorithm's); by default none.
+    fn shared_memory(&self) -> Option<&crate::shm::Segment> {
+        None
+    }
 }
 
 /// What [`Transport::sendrecv_arriving`] calls with each part received: its

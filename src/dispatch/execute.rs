@@ -1,9 +1,10 @@
 //! Running the chosen algorithm on the private communicator.
 
 use super::buffers::{load_input, user_slice, user_slice_mut, Input, Scratch};
+use super::repeat::Decided;
 use super::{Call, Plan};
 use crate::algo::registry::{not_implemented, Job};
-use crate::algo::{copy, Transport};
+use crate::algo::{copy, shared_memory, Transport};
 use crate::comm::Placement;
 use crate::config::{self, Fault};
 use crate::error::MpiResult;
@@ -40,6 +41,28 @@ impl Reducer for AnyReducer {
     }
 }
 
+/// A repeat of a call decided for the shared-memory algorithm, whose buffers
+/// are ordinary ([`super::validate::plain_buffers`]: a separate, non-null send
+/// buffer, and a receive buffer where the call needs one): its rounds run
+/// straight on the user's buffers, without planning, a transport or copies.
+/// `None` if the call is not such a repeat.
+pub fn shared_memory_repeat(call: &Call, d: &Decided) -> Option<MpiResult> {
+    let blocks = d.blocks()?;
+    let (rank, esz) = (d.state.rank, d.reducer.elem_size());
+    let total = blocks.total() * esz;
+    let segment = d.state.shared_segment(shared_memory::slot_class(total)).ok().flatten()?;
+    let (output, at) = match call.coll {
+        Collective::Allreduce => (total, 0),
+        Collective::Reduce => (if rank == call.root as usize { total } else { 0 }, 0),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => (blocks.count(rank) * esz, blocks.offset(rank) * esz),
+    };
+    // SAFETY (user_slice, user_slice_mut): plain buffers are non-null and
+    // distinct where used; MPI defines how many bytes they hold.
+    let (input, out) = unsafe { (user_slice(call.sendbuf, total), user_slice_mut(call.recvbuf, output)) };
+    let rounds = shared_memory::Rounds { segment, rank, coll: call.coll, root: call.root as usize, blocks: &blocks };
+    Some(rounds.run(&d.reducer, shared_memory::Input::Separate(input), out, at).map(drop))
+}
+
 /// Run the planned algorithm; returns what this process sent and received.
 pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     static INJECTED: AtomicBool = AtomicBool::new(false);
@@ -53,7 +76,8 @@ pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     // long enough to go in pieces (messages within a host go whole). Every
     // rank decides alike: same algorithm, same vector size.
     let placement = if descriptor.uses_ring || descriptor.uses_hosts || total > st.piece_bytes { Some(st.placement()?) } else { st.known_placement() };
-    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| &p.host_of[..]));
+    let shared = if descriptor.shared_memory { st.shared_segment(shared_memory::slot_class(total))? } else { None };
+    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| &p.host_of[..])).with_shared_memory(shared);
     let t = Counting::new(&pmpi);
     run_algorithm(call, plan, &t, placement)?;
     Ok(t.traffic())

@@ -16,7 +16,7 @@ mod execute;
 mod repeat;
 mod validate;
 
-use crate::algo::Blocks;
+use crate::algo::{shared_memory, Blocks};
 use crate::comm::{self, CommState, DecisionKey};
 use crate::config;
 use crate::error::{Complaint, MpiError};
@@ -142,7 +142,8 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
     startup();
     let timed = config::local().stats;
     let recalled = repeat::recall(call);
-    if recalled.is_some_and(|d| d.algorithm == Algorithm::Native && validate::plain_buffers(call, d.state.rank)) {
+    let plain = recalled.filter(|d| validate::plain_buffers(call, d.state.rank));
+    if plain.is_some_and(|d| d.algorithm == Algorithm::Native) {
         // A repeat of a call handed to the library, with ordinary buffers: straight there.
         let start = timed.then(Instant::now);
         let rc = fallback(call.sendbuf, call.recvbuf);
@@ -152,6 +153,18 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
             stats::record_handover(call.coll);
         }
         return rc;
+    }
+    if let Some(d) = plain.filter(|d| d.algorithm == Algorithm::SharedMemory && !timed) {
+        // A repeat of a shared-memory call with ordinary buffers: its rounds on them.
+        match guarded(|| execute::shared_memory_repeat(call, &d).transpose().map_err(NotOurs::Error)) {
+            Ok(None) => {} // not such a repeat after all: planned below
+            Ok(Some(())) => {
+                stats::record(call.coll, Algorithm::SharedMemory, false, 0, Traffic::default(), 0);
+                return ffi::SUCCESS;
+            }
+            Err(NotOurs::Error(e)) => return report(call, own_error(call.coll, e)),
+            Err(_) => return report(call, own_error(call.coll, MpiError::Internal)),
+        }
     }
     run_planned(call, recalled, timed, fallback)
 }
@@ -193,13 +206,21 @@ fn run_planned(call: &Call, recalled: Option<repeat::Decided>, timed: bool, fall
             stats::record(call.coll, Algorithm::Native, timed, 0, Traffic::default(), nanoseconds_since(start));
             return rc;
         }
-        Err(NotOurs::Error(e)) => {
-            if e == MpiError::NoMemory {
-                log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
-            }
-            code_of(call.coll, e)
-        }
+        Err(NotOurs::Error(e)) => own_error(call.coll, e),
     };
+    report(call, code)
+}
+
+/// The code for a failure inside fastred (logged if it is a lack of memory).
+fn own_error(coll: Collective, e: MpiError) -> c_int {
+    if e == MpiError::NoMemory {
+        log::error!("{}: {}", coll.mpi_name(), Complaint::NoMemory.message());
+    }
+    code_of(coll, e)
+}
+
+/// A failed call's end: `code` through the communicator's error handler.
+fn report(call: &Call, code: c_int) -> c_int {
     log::debug!("{} failed: MPI error code {code}", call.coll.mpi_name());
     mpi::call_errhandler(call.comm, code);
     code
@@ -330,7 +351,7 @@ fn decide_call(call: &Call) -> Result<(&'static CommState, Algorithm, AnyReducer
     let total_bytes = blocks.total().checked_mul(reducer.elem_size()).ok_or(Fallback("count too large"))?;
     let reproducible = config::effective_reproducible(state.reproducible);
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
-    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), floating, reproducible };
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), floating, reproducible, shared_memory: true };
     let canonical = shape.order_is_fixed();
     let algorithm = match state.cached_decision(call.coll, &key) {
         Some(algorithm) => algorithm,
@@ -352,16 +373,26 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     let forced = config::effective(state.forced).get(shape.coll);
     // The placement is computed (collectively) only when the decision depends
     // on it: the table's, or whether a forced two-level algorithm keeps the canonical order.
-    let forced_needs_hosts = forced.is_some_and(|a| a.descriptor().uses_hosts) && shape.order_is_fixed();
+    // A forced shared-memory algorithm needs it too: it runs only on one host.
+    let forced_needs_hosts = forced.is_some_and(|a| a.descriptor().shared_memory || a.descriptor().uses_hosts && shape.order_is_fixed());
     if (forced.is_none() && state.table.depends_on_placement(&shape)) || forced_needs_hosts {
         let placement = state.placement()?;
         shape.topology = placement.ring_matters;
         shape.hosts = select::Hosts::of(&placement.host_of);
         shape.layout = select::Layout::of(&placement.host_of);
     }
-    let choice = select::choose(&shape, forced, &state.table);
+    shape.shared_memory = !state.shared_memory_failed();
+    let mut choice = select::choose(&shape, forced, &state.table);
+    // The shared segment is made (collectively) when first chosen; where it
+    // cannot be, every rank learns so alike and chooses again without it.
+    if choice.algorithm.descriptor().shared_memory && state.shared_segment(shared_memory::slot_class(shape.bytes))?.is_none() {
+        shape.shared_memory = false;
+        choice = select::choose(&shape, forced, &state.table);
+    }
     if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {
-        let why = if shape.order_is_fixed() {
+        let why = if forced.is_some_and(|a| a.descriptor().shared_memory && a.can_run(&Shape { shared_memory: true, hosts: select::Hosts::OneHost, ..shape })) {
+            "it needs every rank on one host, sharing memory"
+        } else if shape.order_is_fixed() {
             "it does not compute the canonical order FASTRED_REPRODUCIBLE asks for"
         } else {
             "it needs a commutative op"

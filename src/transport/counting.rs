@@ -83,4 +83,7 @@ impl<T: Transport> Transport for Counting<'_, T> {
         self.copied.set(self.copied.get() + bytes as u64);
         self.inner.note_copy(bytes)
     }
+    fn shared_memory(&self) -> Option<&crate::shm::Segment> {
+        self.inner.shared_memory()
+    }
 }

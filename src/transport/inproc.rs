@@ -6,12 +6,18 @@
 
 use crate::algo::{Arrived, Handover, Transport};
 use crate::error::MpiResult;
+use crate::shm::Segment;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Duration;
 
 const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Slot bytes of the threads' shared segment: rounds of 1001 doubles are one
+/// over and one under the shared-memory algorithm's one-phase limit, so the
+/// sweeps run both of its schemes and rounds of every element size.
+pub const SHARED_SLOT: usize = 4160;
 
 /// One rank's end of an in-process communicator.
 pub struct InProcess {
@@ -26,6 +32,8 @@ pub struct InProcess {
     ack_inboxes: Vec<Sender<usize>>,
     acks: Receiver<usize>,
     early_acks: RefCell<HashMap<usize, usize>>,
+    /// Memory all the threads share (the shared-memory algorithm's).
+    shared: std::sync::Arc<Segment>,
 }
 
 impl InProcess {
@@ -33,6 +41,7 @@ impl InProcess {
     pub fn run<R: Send>(p: usize, body: impl Fn(&InProcess) -> R + Sync) -> Vec<R> {
         let (inboxes, inbox_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
         let (ack_inboxes, ack_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
+        let shared = std::sync::Arc::new(Segment::in_heap(p, SHARED_SLOT, Some(PATIENCE)));
         let ends: Vec<InProcess> = inbox_ends
             .into_iter()
             .zip(ack_ends)
@@ -46,6 +55,7 @@ impl InProcess {
                 ack_inboxes: ack_inboxes.clone(),
                 acks,
                 early_acks: RefCell::default(),
+                shared: shared.clone(),
             })
             .collect();
         std::thread::scope(|s| {
@@ -136,6 +146,9 @@ impl Transport for InProcess {
             }
         }
         Ok(())
+    }
+    fn shared_memory(&self) -> Option<&Segment> {
+        Some(&self.shared)
     }
 }
 

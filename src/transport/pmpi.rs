@@ -25,6 +25,7 @@ use crate::algo::{Arrived, Handover, Transport};
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi::{self, Arrivals, Requests};
+use crate::shm::Segment;
 use std::ops::Range;
 use std::os::raw::c_int;
 
@@ -67,6 +68,8 @@ pub struct PmpiTransport<'a> {
     /// whole messages. Unknown (vectors no longer than one piece): everyone
     /// gets pieces, which are then whole messages anyway.
     hosts: Option<&'a [usize]>,
+    /// The communicator's shared segment, for the shared-memory algorithm.
+    shared: Option<&'a Segment>,
 }
 
 /// Byte ranges of the pieces of a `len`-byte message: at least one, so an
@@ -104,7 +107,12 @@ impl<'a> PmpiTransport<'a> {
     /// process is `rank` of `size`, cutting messages to other hosts into
     /// `piece` bytes (`hosts`: every rank's host index, if known).
     pub fn new(comm: MPI_Comm, rank: usize, size: usize, piece: usize, hosts: Option<&'a [usize]>) -> Self {
-        PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE), hosts }
+        PmpiTransport { comm, rank, size, piece: piece.clamp(1, MAX_PIECE), hosts, shared: None }
+    }
+
+    /// The same, with the communicator's shared segment.
+    pub fn with_shared_memory(self, shared: Option<&'a Segment>) -> Self {
+        PmpiTransport { shared, ..self }
     }
 
     fn same_host(&self, peer: usize) -> bool {
@@ -321,6 +329,10 @@ impl Transport for PmpiTransport<'_> {
             posted.irecv(self.comm, *from, TAG, buf)?;
         }
         posted.wait_all()
+    }
+
+    fn shared_memory(&self) -> Option<&Segment> {
+        self.shared
     }
 }
 

@@ -183,6 +183,7 @@ static int one_case(const kind *k, int coll, size_t n, int root, int in_place, i
 
 static int canonical_algorithm(const char *name) {
     return !strcmp(name, "tree") || !strcmp(name, "recursive_doubling") || !strcmp(name, "rabenseifner") || !strcmp(name, "pairwise") || !strcmp(name, "pairwise_pipeline")
+        || !strcmp(name, "shared_memory")
         || !strcmp(name, "hierarchical"); /* where the hosts keep the order (one host, hosts in blocks); else the library ignores it */
 }
 
@@ -213,7 +214,7 @@ int main(int argc, char **argv) {
     size_t counts_quick[] = {0, 1, (size_t)p + 1, 100, 30001};
     size_t *counts = quick ? counts_quick : counts_full;
     int ncounts = quick ? 5 : 8;
-    const char *algos[] = {NULL, "tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical"};
+    const char *algos[] = {NULL, "tree", "recursive_doubling", "rabenseifner", "pairwise", "pairwise_pipeline", "hierarchical", "shared_memory"};
     long cases = 0, wrong_algorithm = 0;
 
     for (int c = 0; c < 4; c++)

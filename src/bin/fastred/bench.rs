@@ -320,6 +320,7 @@ mod tests {
             layout: fastred::select::Layout::one_per_host(8),
             floating: true,
             reproducible: false,
+            shared_memory: true,
         };
         assert_eq!(fastred::select::choose(&shape, None, &table).algorithm.name(), "ring");
         // The measured native rule takes floating-point calls only; integer ones fall through.
@@ -357,6 +358,7 @@ mod tests {
             layout: fastred::select::Layout { hosts: 4, fewest: 2, most: 2 },
             floating: true,
             reproducible: false,
+            shared_memory: true,
         };
         use fastred::select::{choose, Hosts};
         assert_eq!(choose(&shape(Hosts::OneHost), None, &table).algorithm.name(), "tree");

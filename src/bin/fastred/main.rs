@@ -302,7 +302,7 @@ fn explain(args: Vec<String>) -> i32 {
     };
     let host_of: Vec<usize> = (0..procs).map(|r| r / ranks_per_host.max(1)).collect();
     let hosts = select::Hosts::of(&host_of);
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible, shared_memory: true };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     let choice = select::choose(&shape, forced, &table);
