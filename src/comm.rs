@@ -24,7 +24,6 @@ use crate::ffi::MPI_Comm;
 use crate::mpi;
 use crate::select::{Algorithm, Collective, Table};
 use crate::topology::{automatic_ring, Topology};
-use crate::algo::shared_memory::{self, SLOT_CLASSES};
 use crate::shm::Segment;
 use crate::transport::pmpi::DEFAULT_PIECE;
 use once_cell::sync::{Lazy, OnceCell};
@@ -46,9 +45,8 @@ pub struct CommState {
     /// `FASTRED_REPRODUCIBLE` (rank 0's).
     pub reproducible: bool,
     placement: OnceCell<Placement>,
-    /// The memory segments the ranks share, one per slot class of the
-    /// shared-memory algorithm (`None`: it could not be made).
-    segments: [OnceCell<Option<Segment>>; SLOT_CLASSES.len()],
+    /// The memory segment the ranks share (`None`: it could not be made).
+    segment: OnceCell<Option<Segment>>,
     /// The last decision per collective.
     last: [LastDecision; 4],
     /// Decisions already logged (collective, algorithm, size class).
@@ -140,19 +138,18 @@ impl CommState {
         self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size))
     }
 
-    /// The memory segment of slot class `class` shared by the ranks (all on
-    /// one host), made the first time the shared-memory algorithm is chosen
-    /// for a call of that class: collectively, since every rank makes that
-    /// choice in the same call. `None` (agreed by all ranks) where some rank
-    /// could not make or open it; then the algorithm is not chosen again on
-    /// this communicator.
-    pub fn shared_segment(&self, class: usize) -> MpiResult<Option<&Segment>> {
-        self.segments[class].get_or_try_init(|| shared_segment(self.shadow, self.rank, self.size, class)).map(Option::as_ref)
+    /// The memory segment shared by the ranks (all on one host), made the
+    /// first time the shared-memory algorithm is chosen: collectively, since
+    /// every rank makes that choice in the same call. `None` (agreed by all
+    /// ranks) where some rank could not make or open it; then the algorithm
+    /// is not chosen again on this communicator.
+    pub fn shared_segment(&self) -> MpiResult<Option<&Segment>> {
+        self.segment.get_or_try_init(|| shared_segment(self.shadow, self.rank, self.size)).map(Option::as_ref)
     }
 
-    /// Whether making a shared segment was tried and failed.
+    /// Whether making the shared segment was tried and failed.
     pub fn shared_memory_failed(&self) -> bool {
-        self.segments.iter().any(|s| matches!(s.get(), Some(None)))
+        matches!(self.segment.get(), Some(None))
     }
 
     /// The placement if it is already known (no communication).
@@ -286,7 +283,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         reproducible: agreed.reproducible,
         placement: OnceCell::new(),
-        segments: Default::default(),
+        segment: OnceCell::new(),
         last: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
@@ -332,14 +329,14 @@ fn broadcast_bytes(shadow: MPI_Comm, mut bytes: Vec<u8>) -> MpiResult<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Make the shared segment of slot class `class` for a communicator whose
-/// ranks are on one host ([`CommState::shared_segment`]): rank 0 creates it
-/// under a fresh name with a random token and broadcasts both (one fixed-size
-/// message), the others open it and check the token, all agree (one
-/// allgather of a byte), and rank 0 removes the name.
-fn shared_segment(shadow: MPI_Comm, rank: usize, size: usize, class: usize) -> MpiResult<Option<Segment>> {
+/// Make the shared segment of a communicator whose ranks are on one host
+/// ([`CommState::shared_segment`]): rank 0 creates it under a fresh name with
+/// a random token and broadcasts both (one fixed-size message), the others
+/// open it and check the token, each allocates its slots' flag lines, all
+/// agree (one allgather of a byte), and rank 0 removes the name.
+fn shared_segment(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<Option<Segment>> {
     static MADE: AtomicU64 = AtomicU64::new(0);
-    let slot = shared_memory::slot_bytes(class, size);
+    let slot = crate::algo::shared_memory::slot_bytes(size);
     let injected = || (config::local().fault == Some(config::Fault::NoSharedMemory)).then(|| std::io::Error::other("FASTRED_FAULT=noshm"));
     // The offer: token (8 bytes; 0: none), name (NUL-padded).
     let mut offer = [0u8; 64];
@@ -367,7 +364,8 @@ fn shared_segment(shadow: MPI_Comm, rank: usize, size: usize, class: usize) -> M
             .map_err(|e| log::warn!("rank {rank}: shared memory {name} could not be opened: {e}"))
             .ok(),
         None => None,
-    };
+    }
+    .filter(|segment| segment.reserve(rank, 0).map_err(|e| log::warn!("rank {rank}: shared memory could not be allocated: {e}")).is_ok());
     let mut all = vec![0u8; size];
     mpi::allgather(shadow, &[u8::from(mine.is_some())], &mut all)?;
     if rank == 0 && token != 0 {

@@ -10,8 +10,9 @@
 //!   header      token (u64): the creator's random number, checked by the others
 //!   done[r]     last round whose share rank r has reduced       (one line per rank)
 //!   input[2][r] rank r's input of even / odd rounds: a flag (the last round
-//!               published there) and the data, from byte 16 of the same line,
-//!               so that a short vector travels with its flag in one line
+//!               published there), the stamp of the call it belongs to, and
+//!               the data, from byte 16 of the same line, so that a short
+//!               vector travels with its flag in one line
 //!   results     the reduced chunk of the current round
 //! ```
 //!
@@ -33,11 +34,21 @@
 //! The unsafe code below is the raw memory; the protocol is what makes sharing
 //! it sound, and the in-process tests run it on threads.
 //!
-//! A mapped segment is POSIX shared memory: rank 0 creates it (and allocates
-//! its pages, so a full `/dev/shm` is an error here, not a SIGBUS later),
-//! the others open it by name and check the token, everyone agrees, and the
-//! name is unlinked at once: nothing is left in `/dev/shm`, and the memory
-//! goes with the last unmapping (the communicator's state, when it is freed).
+//! Stamps: a rank publishes, with each round, its call's stamp (collective,
+//! bytes, root: what MPI requires all ranks to pass alike), or [`FAILED`] when
+//! it could not reserve memory for the round. Readers compare every rank's
+//! stamp with their own ([`Segment::stamps_agree`]), so ranks that disagree
+//! on a call's size get an error instead of each other's bytes.
+//!
+//! A mapped segment is POSIX shared memory: rank 0 creates it at its full
+//! size and allocates the control lines, the others open it by name and check
+//! the token, everyone agrees, and the name is unlinked at once: nothing is
+//! left in `/dev/shm`, and the memory goes with the last unmapping (the
+//! communicator's state, when it is freed). Pages are allocated as the ranks
+//! first need them ([`Segment::reserve`]: each rank its own slots and the
+//! results up to the longest round it has run), so a communicator that only
+//! reduces short vectors costs a few pages, and a full `/dev/shm` is an error
+//! when reserving, never a SIGBUS when touching the memory.
 
 use std::alloc::Layout;
 use std::ffi::CString;
@@ -48,8 +59,11 @@ use std::time::{Duration, Instant};
 
 const LINE: usize = 64;
 
-/// Where a slot's data starts (after its flag; 16-byte aligned).
+/// Where a slot's data starts (after its flag and stamp; 16-byte aligned).
 pub const DATA_AT: usize = 16;
+
+/// The stamp of a rank that could not reserve memory for its round.
+pub const FAILED: u64 = u64::MAX;
 
 /// Which flag of a rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +75,9 @@ pub enum Flag {
 }
 
 enum Backing {
-    /// `mmap`ped shared memory (unmapped on drop).
-    Mapped,
+    /// `mmap`ped shared memory (unmapped on drop) and its descriptor (closed
+    /// on drop), through which pages are allocated.
+    Mapped(libc::c_int),
     /// Heap memory shared by threads (the in-process transport).
     Heap(Layout),
 }
@@ -74,6 +89,9 @@ pub struct Segment {
     ranks: usize,
     slot: usize,
     backing: Backing,
+    /// Per rank: 1 + the round length its slots and the results are
+    /// allocated for (mapped segments; one rank per process uses its entry).
+    reserved: Vec<std::sync::atomic::AtomicUsize>,
     /// Give up waiting for a flag after this long (panics; the in-process
     /// tests' guard against a protocol bug). `None`: wait as long as MPI would.
     patience: Option<Duration>,
@@ -102,11 +120,12 @@ impl Segment {
         let layout = Layout::from_size_align(len, LINE).expect("segment layout");
         // SAFETY: `layout` has a non-zero size (the header line).
         let base = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        Segment { base, len, ranks, slot, backing: Backing::Heap(layout), patience }
+        let reserved = (0..ranks).map(|_| std::sync::atomic::AtomicUsize::new(0)).collect();
+        Segment { base, len, ranks, slot, backing: Backing::Heap(layout), reserved, patience }
     }
 
     /// Create the named POSIX shared-memory segment (it must not exist),
-    /// allocate its pages and write `token` in its header.
+    /// allocate its control lines and write `token` in its header.
     pub fn create(name: &str, ranks: usize, slot: usize, token: u64) -> io::Result<Segment> {
         let segment = Self::map(name, ranks, slot, true)?;
         segment.header().store(token, Ordering::Release);
@@ -137,15 +156,18 @@ impl Segment {
         let c = CString::new(name).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
         let flags = if create { libc::O_RDWR | libc::O_CREAT | libc::O_EXCL } else { libc::O_RDWR };
         // SAFETY: plain system calls on a valid name; every result is checked,
-        // and the descriptor is closed on every path (the mapping keeps the memory).
+        // and on failure the descriptor is closed (and a created name removed).
         unsafe {
             let fd = libc::shm_open(c.as_ptr(), flags, 0o600);
             if fd < 0 {
                 return Err(io::Error::last_os_error());
             }
             let sized = if create {
-                let rc = libc::posix_fallocate(fd, 0, len as libc::off_t);
-                if rc == 0 { Ok(()) } else { Err(io::Error::from_raw_os_error(rc)) }
+                if libc::ftruncate(fd, len as libc::off_t) != 0 {
+                    Err(io::Error::last_os_error())
+                } else {
+                    allocate(fd, 0, Self::inputs_at(ranks))
+                }
             } else {
                 let mut st: libc::stat = std::mem::zeroed();
                 if libc::fstat(fd, &mut st) != 0 {
@@ -160,13 +182,41 @@ impl Segment {
                 let p = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0);
                 if p == libc::MAP_FAILED { Err(io::Error::last_os_error()) } else { Ok(p) }
             });
-            libc::close(fd);
-            if mapped.is_err() && create {
-                libc::shm_unlink(c.as_ptr());
-            }
-            let base = NonNull::new(mapped? as *mut u8).expect("mmap returned null");
-            Ok(Segment { base, len, ranks, slot, backing: Backing::Mapped, patience: None })
+            let base = match mapped {
+                Ok(p) => NonNull::new(p as *mut u8).expect("mmap returned null"),
+                Err(e) => {
+                    libc::close(fd);
+                    if create {
+                        libc::shm_unlink(c.as_ptr());
+                    }
+                    return Err(e);
+                }
+            };
+            let reserved = (0..ranks).map(|_| std::sync::atomic::AtomicUsize::new(0)).collect();
+            Ok(Segment { base, len, ranks, slot, backing: Backing::Mapped(fd), reserved, patience: None })
         }
+    }
+
+    /// Make sure `rank`'s two input slots can hold rounds of `round_bytes` and
+    /// the results their first `round_bytes` (allocating pages beyond what
+    /// the rank reserved before); the memory a rank writes is always
+    /// reserved by it first. Reserving 0 bytes allocates the slots' flag lines.
+    pub fn reserve(&self, rank: usize, round_bytes: usize) -> io::Result<()> {
+        let Backing::Mapped(fd) = self.backing else { return Ok(()) };
+        // 1 + the round length reserved so far (0: nothing yet); only `rank` touches it.
+        let done = &self.reserved[rank];
+        if round_bytes < done.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let want = round_bytes.min(self.slot_bytes());
+        for parity in 0..2 {
+            allocate(fd, self.slot_at(parity, rank), DATA_AT + want)?;
+        }
+        if want > 0 {
+            allocate(fd, self.results_at(), want)?;
+        }
+        done.store(want + 1, Ordering::Relaxed);
+        Ok(())
     }
 
     pub fn ranks(&self) -> usize {
@@ -206,14 +256,24 @@ impl Segment {
         last(0).max(last(1)) + 1
     }
 
-    /// Write `data` (at most [`slot_bytes`](Self::slot_bytes)) into `rank`'s
-    /// input slot of `round`, then mark it arrived.
-    pub fn publish(&self, rank: usize, round: u64, data: &[u8]) {
+    /// Write `data` (at most [`slot_bytes`](Self::slot_bytes)) and `stamp`
+    /// into `rank`'s input slot of `round`, then mark it arrived. The slot
+    /// must be [reserved](Self::reserve) for `data`.
+    pub fn publish(&self, rank: usize, round: u64, stamp: u64, data: &[u8]) {
         assert!(data.len() <= self.slot_bytes() && rank < self.ranks);
+        let at = self.slot_at(round, rank);
         // SAFETY: the slot is in bounds and, by the protocol, nobody reads it
         // in this round until the release store below, nor since round − 2.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.base.as_ptr().add(self.slot_at(round, rank) + DATA_AT), data.len()) };
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.base.as_ptr().add(at + DATA_AT), data.len()) };
+        self.atomic_at(at + 8).store(stamp, Ordering::Relaxed);
         self.flag(Flag::Arrived, round, rank).store(round, Ordering::Release);
+    }
+
+    /// Whether every rank published `stamp` with `round`; only after
+    /// [`wait_all`](Self::wait_all)`(Flag::Arrived, round)`. Otherwise the
+    /// first rank whose stamp differs, and its stamp.
+    pub fn stamps_agree(&self, round: u64, stamp: u64) -> Result<(), (usize, u64)> {
+        (0..self.ranks).map(|r| (r, self.atomic_at(self.slot_at(round, r) + 8).load(Ordering::Relaxed))).find(|&(_, s)| s != stamp).map_or(Ok(()), Err)
     }
 
     /// `rank`'s input of `round` (the first `len` bytes of its slot); only
@@ -274,11 +334,19 @@ impl Drop for Segment {
     fn drop(&mut self) {
         match self.backing {
             // SAFETY: the mapping made in `map`, unmapped once.
-            Backing::Mapped => unsafe {
+            Backing::Mapped(fd) => unsafe {
                 libc::munmap(self.base.as_ptr() as *mut libc::c_void, self.len);
+                libc::close(fd);
             },
             // SAFETY: allocated in `in_heap` with this layout.
             Backing::Heap(layout) => unsafe { std::alloc::dealloc(self.base.as_ptr(), layout) },
         }
     }
+}
+
+/// Allocate the pages of `fd` holding `len` bytes from `offset`.
+fn allocate(fd: libc::c_int, offset: usize, len: usize) -> io::Result<()> {
+    // SAFETY: a plain system call on a descriptor this module owns.
+    let rc = unsafe { libc::posix_fallocate(fd, offset as libc::off_t, len as libc::off_t) };
+    if rc == 0 { Ok(()) } else { Err(io::Error::from_raw_os_error(rc)) }
 }

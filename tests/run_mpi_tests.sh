@@ -299,6 +299,18 @@ check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-truncate-2-hosts-np2" 300 "reliability truncate: OK" 2 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+# ... and through shared memory (the call's stamp beside each slot's flag).
+check "reliability-truncate-shared-memory-np2" 300 "reliability truncate-shm: OK" 2 \
+    $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm
+if [ "$flavour" = openmpi ]; then
+    check "reliability-truncate-shared-memory-np3" 300 "reliability truncate-shm: OK" 3 \
+        $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm
+fi
+# A rank that cannot make or open the shared segment: every rank agrees and
+# runs other algorithms (the forced choice is ignored with its reason).
+run_case "shared-memory-unavailable-on-one-rank-np3" 300 0 \
+    "collectives: OK AND shared memory is not available to every rank AND FASTRED_ALGO=shared_memory cannot run this [a-z_]+ call \\(it needs every rank on one host, sharing memory" \
+    "${MPIRUN[@]}" -np 2 $P FASTRED_ALGO=shared_memory "$out/collectives" own shapes : -np 1 $P FASTRED_ALGO=shared_memory FASTRED_FAULT=noshm "$out/collectives" own shapes
 check "reliability-nomem-np2" 300 "reliability nomem: OK" 2 $P "$out/reliability" nomem
 check "reliability-panic-np2" 300 "reliability panic: OK AND internal error \(panic\) inside fastred" 2 $P FASTRED_FAULT=panic "$out/reliability" panic
 check "reliability-codes-np2" 300 "reliability codes: OK" 2 $P "$out/reliability" codes
@@ -442,6 +454,10 @@ if [ -f "$otherlib" ]; then
 else
     echo "  skip  wrong-build-preloaded ($otherlib not built)"
 fi
+
+echo "== [$flavour] no shared memory segment left behind (each is unlinked once every rank has it open)"
+left=$(find /dev/shm -maxdepth 1 -name 'fastred-*' 2>/dev/null)
+[ -z "$left" ] && note_result "no-shared-memory-left-in-dev-shm" 1 0 || { echo "$left"; note_result "no-shared-memory-left-in-dev-shm" 0 0; }
 
 echo
 echo "[$flavour] MPI tests: $passed passed, $failed failed"

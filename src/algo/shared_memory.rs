@@ -31,25 +31,14 @@ use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
 use crate::op::Reducer;
 use crate::reproducible::{combine_sources_in_order, temps_needed};
-use crate::shm::{Flag, Segment, DATA_AT};
+use crate::shm::{Flag, Segment, DATA_AT, FAILED};
 use std::ops::Range;
 
-/// Slot sizes of the segments a communicator may have: a call uses the
-/// smallest that holds its vector in one round (or the largest), each made
-/// the first time a call needs it, so a communicator that only reduces short
-/// vectors pays for a small segment (a few pages to allocate and zero).
-pub const SLOT_CLASSES: [usize; 3] = [4 << 10, 32 << 10, 256 << 10];
-
-/// The segment class (index into [`SLOT_CLASSES`]) for a call of `bytes`.
-pub fn slot_class(bytes: usize) -> usize {
-    SLOT_CLASSES.iter().position(|&s| bytes + DATA_AT <= s).unwrap_or(SLOT_CLASSES.len() - 1)
-}
-
-/// Bytes of a slot of `class` for `ranks` ranks: beyond a few ranks a
-/// segment (2p + 1 slots) is kept near 16 MiB, slots at least 4 KiB.
-pub fn slot_bytes(class: usize, ranks: usize) -> usize {
-    let cap = ((16 << 20) / (2 * ranks + 1)).max(MIN_SLOT) / 64 * 64;
-    SLOT_CLASSES[class.min(SLOT_CLASSES.len() - 1)].min(cap)
+/// Bytes of a segment's slot (the longest round) for `ranks` ranks: the
+/// segment (2p + 1 slots) is kept near 16 MiB, slots between 4 KiB and
+/// 256 KiB. (Its pages are allocated as rounds first need them.)
+pub fn slot_bytes(ranks: usize) -> usize {
+    ((16 << 20) / (2 * ranks + 1)).clamp(MIN_SLOT, 256 << 10) / 64 * 64
 }
 
 /// The smallest slot: elements longer than this are left to other algorithms.
@@ -133,24 +122,22 @@ impl Rounds<'_> {
             k => scratch(k * chunk.min(total))?,
         };
         let mine = if scatters { self.blocks.bytes(me, esz) } else { 0..0 };
+        let stamp = self.stamp(total);
         let mut copied = 0;
         for start in (0..total).step_by(chunk) {
             let round = segment.next_round(me);
             let span = start..(start + chunk).min(total);
             let len = span.len();
             let two_phase = !scatters && len > ONE_PHASE_MAX;
-            // The slot about to be written held round − 2: everyone is done
-            // with it once everyone has arrived in round − 1.
-            segment.wait_all(Flag::Arrived, round - 1);
             match input {
-                Input::Separate(i) => segment.publish(me, round, &i[span.clone()]),
-                Input::InOutput => segment.publish(me, round, &out[span.start - out_at..span.end - out_at]),
+                Input::Separate(i) => self.publish(round, stamp, &i[span.clone()])?,
+                Input::InOutput => self.publish(round, stamp, &out[span.start - out_at..span.end - out_at])?,
             }
             copied += len;
-            if !(scatters || two_phase || result_here) {
-                continue; // a reduce's short round: only the root reads it
+            if !(scatters || two_phase || result_here || total > chunk) {
+                continue; // a reduce of one short round: only the root reads it
             }
-            segment.wait_all(Flag::Arrived, round);
+            self.arrived(round, stamp)?;
             // `range` (bytes within the round) of every rank's input, combined into `dst`.
             let mut combine = |range: Range<usize>, dst: &mut [u8]| {
                 let source = |r: usize| &segment.input(round, r, len)[range.clone()];
@@ -184,18 +171,58 @@ impl Rounds<'_> {
     /// canonical order then needs no scratch): the latency-bound case,
     /// without the round loop.
     fn short(&self, op: &dyn Reducer, input: Input, out: &mut [u8], total: usize, result_here: bool) -> MpiResult<usize> {
-        let (segment, me) = (self.segment, self.rank);
-        let round = segment.next_round(me);
-        segment.wait_all(Flag::Arrived, round - 1);
+        let segment = self.segment;
+        let (round, stamp) = (segment.next_round(self.rank), self.stamp(total));
         match input {
-            Input::Separate(i) => segment.publish(me, round, i),
-            Input::InOutput => segment.publish(me, round, &out[..total]),
+            Input::Separate(i) => self.publish(round, stamp, i)?,
+            Input::InOutput => self.publish(round, stamp, &out[..total])?,
         }
         if result_here {
-            segment.wait_all(Flag::Arrived, round);
+            self.arrived(round, stamp)?;
             combine_sources_in_order(op, segment.ranks(), &|r| segment.input(round, r, total), &mut out[..total], &mut [])?;
         }
         Ok(total)
+    }
+
+    /// What every rank must pass alike: the collective, the vector's bytes,
+    /// a reduce's root (never [`FAILED`]).
+    fn stamp(&self, total: usize) -> u64 {
+        let root = if self.coll == Collective::Reduce { self.root as u64 } else { 0 };
+        ((total as u64) << 24 ^ root << 4 ^ self.coll as u64) & (u64::MAX >> 1)
+    }
+
+    /// Publish this rank's `data` of `round` with `stamp`, once every rank
+    /// has arrived in the round before (the slot held round − 2, which they
+    /// have all finished then). A rank that cannot allocate the memory
+    /// publishes [`FAILED`] instead, so that the others stop too.
+    fn publish(&self, round: u64, stamp: u64, data: &[u8]) -> MpiResult {
+        let (segment, me) = (self.segment, self.rank);
+        segment.wait_all(Flag::Arrived, round - 1);
+        if let Err(e) = segment.reserve(me, data.len()) {
+            log::error!("shared memory: {} bytes could not be allocated: {e}", data.len());
+            segment.publish(me, round, FAILED, &[]);
+            return Err(MpiError::NoMemory);
+        }
+        segment.publish(me, round, stamp, data);
+        Ok(())
+    }
+
+    /// Wait until every rank has published `round`, and check they run the
+    /// same call: ranks that disagree on its size (or a reduce's root) get
+    /// `MPI_ERR_TRUNCATE`, as from the libraries, and all readers stop in
+    /// the same round (every rank reads the first round of a call longer
+    /// than one short round), so the segment stays in step.
+    fn arrived(&self, round: u64, stamp: u64) -> MpiResult {
+        self.segment.wait_all(Flag::Arrived, round);
+        self.segment.stamps_agree(round, stamp).map_err(|(r, theirs)| {
+            if theirs == FAILED {
+                log::error!("shared memory: rank {r} could not allocate its part of a round");
+                MpiError::Internal
+            } else {
+                log::error!("shared memory: rank {r} runs a call of another size or root than rank {} (stamps {theirs:#x}, {stamp:#x})", self.rank);
+                MpiError::Code(crate::mpi::class::truncate())
+            }
+        })
     }
 }
 
@@ -209,7 +236,7 @@ fn share_of(r: usize, p: usize, len: usize, esz: usize) -> Range<usize> {
 /// Rounds of `bytes` on `p` ranks, each a slot of its class (the
 /// module's formulas; α, β those of memory within the host).
 pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 {
-    let slot = slot_bytes(slot_class(bytes), p) - DATA_AT;
+    let slot = slot_bytes(p) - DATA_AT;
     let (n, pf) = (bytes as f64, p as f64);
     let rounds = bytes.div_ceil(slot).max(1) as f64;
     let publish = rounds * m.alpha + n * m.beta;

@@ -50,7 +50,7 @@ pub fn shared_memory_repeat(call: &Call, d: &Decided) -> Option<MpiResult> {
     let blocks = d.blocks()?;
     let (rank, esz) = (d.state.rank, d.reducer.elem_size());
     let total = blocks.total() * esz;
-    let segment = d.state.shared_segment(shared_memory::slot_class(total)).ok().flatten()?;
+    let segment = d.state.shared_segment().ok().flatten()?;
     let (output, at) = match call.coll {
         Collective::Allreduce => (total, 0),
         Collective::Reduce => (if rank == call.root as usize { total } else { 0 }, 0),
@@ -76,7 +76,7 @@ pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     // long enough to go in pieces (messages within a host go whole). Every
     // rank decides alike: same algorithm, same vector size.
     let placement = if descriptor.uses_ring || descriptor.uses_hosts || total > st.piece_bytes { Some(st.placement()?) } else { st.known_placement() };
-    let shared = if descriptor.shared_memory { st.shared_segment(shared_memory::slot_class(total))? } else { None };
+    let shared = if descriptor.shared_memory { st.shared_segment()? } else { None };
     let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| &p.host_of[..])).with_shared_memory(shared);
     let t = Counting::new(&pmpi);
     run_algorithm(call, plan, &t, placement)?;

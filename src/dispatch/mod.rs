@@ -16,7 +16,7 @@ mod execute;
 mod repeat;
 mod validate;
 
-use crate::algo::{shared_memory, Blocks};
+use crate::algo::Blocks;
 use crate::comm::{self, CommState, DecisionKey};
 use crate::config;
 use crate::error::{Complaint, MpiError};
@@ -385,7 +385,7 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     let mut choice = select::choose(&shape, forced, &state.table);
     // The shared segment is made (collectively) when first chosen; where it
     // cannot be, every rank learns so alike and chooses again without it.
-    if choice.algorithm.descriptor().shared_memory && state.shared_segment(shared_memory::slot_class(shape.bytes))?.is_none() {
+    if choice.algorithm.descriptor().shared_memory && state.shared_segment()?.is_none() {
         shape.shared_memory = false;
         choice = select::choose(&shape, forced, &state.table);
     }

@@ -14,6 +14,10 @@
  *              ranks disagree on the count, so rank 1's last piece is truncated:
  *              rank 1 gets MPI_ERR_TRUNCATE (the real class, not
  *              MPI_ERR_IN_STATUS) and the next correct call works.
+ *  truncate-shm  (FASTRED_ALGO=shared_memory) ranks disagree on the count,
+ *              within one short round and over several rounds: every rank
+ *              of an allreduce and a reduce's root get MPI_ERR_TRUNCATE, and
+ *              the next correct calls (short and long) work.
  *  nomem       under an address-space limit, a reduce-scatter whose scratch
  *              cannot be allocated returns MPI_ERR_NO_MEM on every rank (no
  *              abort), and the next call works.
@@ -147,6 +151,30 @@ static void truncate_pieces(void) {
     free(a); free(b);
 }
 
+static void truncate_shared_memory(void) {
+    enum { LONG = 100000 };
+    const int counts[][2] = {{10, 12}, {LONG, 90000}, {10, LONG}};
+    double *a = calloc(LONG, sizeof(double)), *b = calloc(LONG, sizeof(double));
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    for (int k = 0; k < 3; k++) {
+        int mine = counts[k][t_rank == 0 ? 0 : 1];
+        int rc = MPI_Allreduce(a, b, mine, MPI_DOUBLE, MPI_SUM, comm);
+        CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "allreduce of %d vs %d doubles: class %d, expected MPI_ERR_TRUNCATE (%d)",
+              counts[k][0], counts[k][1], class_of(rc), MPI_ERR_TRUNCATE);
+        next_call_works("truncate-shm allreduce", comm);
+        rc = MPI_Reduce(a, b, mine, MPI_DOUBLE, MPI_SUM, 0, comm);
+        if (t_rank == 0) CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "reduce of %d vs %d doubles at the root: class %d", counts[k][0], counts[k][1], class_of(rc));
+        for (int i = 0; i < LONG; i++) a[i] = i + t_rank;
+        rc = MPI_Allreduce(a, b, LONG, MPI_DOUBLE, MPI_SUM, comm);
+        CHECK(rc == MPI_SUCCESS && b[LONG - 1] == t_size * (LONG - 1.0) + t_size * (t_size - 1) / 2.0, "the next (long) allreduce: rc %d, %g", rc, b[LONG - 1]);
+        next_call_works("truncate-shm", comm);
+    }
+    MPI_Comm_free(&comm);
+    free(a); free(b);
+}
+
 static void nomem(void) {
     const size_t total = (size_t)1 << 30; /* 1 GiB of input per rank, never touched */
     size_t per_rank = total / sizeof(double) / t_size;
@@ -225,6 +253,7 @@ int main(int argc, char **argv) {
     if (!strcmp(mode, "attributes")) attributes();
     else if (!strcmp(mode, "handles")) handles();
     else if (!strcmp(mode, "truncate")) truncate_pieces();
+    else if (!strcmp(mode, "truncate-shm")) truncate_shared_memory();
     else if (!strcmp(mode, "nomem")) nomem();
     else if (!strcmp(mode, "panic")) panic_reaches_user();
     else if (!strcmp(mode, "codes")) bounded_codes();
