@@ -44,9 +44,13 @@ pub struct CommState {
     pub piece_bytes: usize,
     /// `FASTRED_REPRODUCIBLE` (rank 0's).
     pub reproducible: bool,
+    /// Rank 0 names a `FASTRED_TOPOLOGY` file.
+    topology: bool,
     placement: OnceCell<Placement>,
     /// The memory segment the ranks share (`None`: it could not be made).
     segment: OnceCell<Option<Segment>>,
+    /// Calls that chose the shared-memory algorithm before its segment was made.
+    shared_memory_wanted: AtomicU64,
     /// The last decision per collective.
     last: [LastDecision; 4],
     /// Decisions already logged (collective, algorithm, size class).
@@ -76,6 +80,9 @@ struct LastDecision {
     bytes: AtomicU64,
     /// 0: none; else 1 | flags << 1 | algorithm << 6 | forced << 14.
     meta: AtomicU64,
+    /// The decision stands in for the shared-memory algorithm until the
+    /// communicator gets its segment ([`CommState::wants_shared_memory`]).
+    provisional: std::sync::atomic::AtomicBool,
 }
 
 impl DecisionKey {
@@ -115,27 +122,31 @@ impl CommState {
         self.logged.lock().map(|mut s| s.insert(key)).unwrap_or(false)
     }
 
-    /// The decision last made for `key` in `coll`, if it is still valid.
-    pub fn cached_decision(&self, coll: Collective, key: &DecisionKey) -> Option<Algorithm> {
+    /// The decision last made for `key` in `coll`, if it is still valid, and
+    /// whether it is provisional (see [`cache_decision`](Self::cache_decision)).
+    pub fn cached_decision(&self, coll: Collective, key: &DecisionKey) -> Option<(Algorithm, bool)> {
         let last = &self.last[coll as usize];
         let meta = last.meta.load(Ordering::Relaxed);
         if meta == 0 || last.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
             return None;
         }
         let algorithm = Algorithm::ALL[(meta >> 6 & 0xff) as usize % Algorithm::ALL.len()];
-        (key.meta(algorithm) == meta).then_some(algorithm)
+        (key.meta(algorithm) == meta).then(|| (algorithm, last.provisional.load(Ordering::Relaxed)))
     }
 
-    /// Remember `algorithm` as the decision for `key` in `coll`.
-    pub fn cache_decision(&self, coll: Collective, key: &DecisionKey, algorithm: Algorithm) {
+    /// Remember `algorithm` as the decision for `key` in `coll`; a
+    /// provisional one stands in for the shared-memory algorithm while the
+    /// communicator waits for its segment.
+    pub fn cache_decision(&self, coll: Collective, key: &DecisionKey, algorithm: Algorithm, provisional: bool) {
         let last = &self.last[coll as usize];
         last.bytes.store(key.bytes as u64, Ordering::Relaxed);
         last.meta.store(key.meta(algorithm), Ordering::Relaxed);
+        last.provisional.store(provisional, Ordering::Relaxed);
     }
 
     /// Where the ranks are; collective on the communicator the first time.
     pub fn placement(&self) -> MpiResult<&Placement> {
-        self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size))
+        self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size, self.topology))
     }
 
     /// The memory segment shared by the ranks (all on one host), made the
@@ -145,6 +156,13 @@ impl CommState {
     /// is not chosen again on this communicator.
     pub fn shared_segment(&self) -> MpiResult<Option<&Segment>> {
         self.segment.get_or_try_init(|| shared_segment(self.shadow, self.rank, self.size)).map(Option::as_ref)
+    }
+
+    /// A call chose the shared-memory algorithm: whether its segment may be
+    /// used or made now, i.e. once the communicator has wanted it for
+    /// [`SHARED_MEMORY_AFTER`] calls (every rank counts the same calls).
+    pub fn wants_shared_memory(&self) -> bool {
+        self.segment.get().is_some() || self.shared_memory_wanted.fetch_add(1, Ordering::Relaxed) + 1 >= SHARED_MEMORY_AFTER
     }
 
     /// Whether making the shared segment was tried and failed.
@@ -218,10 +236,13 @@ struct Header {
     /// Bytes of the tuning file's path, NUL, text that follow (0: none).
     tuning_len: u64,
     reproducible: bool,
+    /// Rank 0 names a `FASTRED_TOPOLOGY` file (broadcast when the placement
+    /// is first needed; without one, the placement is one exchange of host names).
+    topology: bool,
 }
 
 impl Header {
-    const LEN: usize = 29;
+    const LEN: usize = 30;
 
     fn encode(&self) -> [u8; Self::LEN] {
         let mut b = [0u8; Self::LEN];
@@ -230,6 +251,7 @@ impl Header {
         b[12..20].copy_from_slice(&self.piece_bytes.to_le_bytes());
         b[20..28].copy_from_slice(&self.tuning_len.to_le_bytes());
         b[28] = u8::from(self.reproducible);
+        b[29] = u8::from(self.topology);
         b
     }
 
@@ -241,6 +263,7 @@ impl Header {
             piece_bytes: u64_at(12),
             tuning_len: u64_at(20),
             reproducible: b[28] != 0,
+            topology: b[29] != 0,
         }
     }
 }
@@ -256,6 +279,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         piece_bytes: local.piece_bytes.unwrap_or(0) as u64,
         tuning_len: tuning_payload.as_ref().map_or(0, |p| p.len() as u64),
         reproducible: local.reproducible,
+        topology: local.topology_named(),
     };
     let mut bytes = mine.encode();
     mpi::bcast(shadow, &mut bytes, 0)?;
@@ -282,8 +306,10 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         segment_bytes: (agreed.segment_bytes > 0).then_some(agreed.segment_bytes as usize),
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         reproducible: agreed.reproducible,
+        topology: agreed.topology,
         placement: OnceCell::new(),
         segment: OnceCell::new(),
+        shared_memory_wanted: AtomicU64::new(0),
         last: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
@@ -328,6 +354,12 @@ fn broadcast_bytes(shadow: MPI_Comm, mut bytes: Vec<u8>) -> MpiResult<Vec<u8>> {
     mpi::bcast(shadow, &mut bytes, 0)?;
     Ok(bytes)
 }
+
+/// Calls a communicator makes choosing the shared-memory algorithm before it
+/// gets its segment (the next choice runs them): a communicator made for a
+/// few reductions does not pay for one (about 70 µs to make, map and agree on:
+/// `churn`, 10x a split + allreduce + free cycle of the library's).
+pub const SHARED_MEMORY_AFTER: u64 = 16;
 
 /// Make the shared segment of a communicator whose ranks are on one host
 /// ([`CommState::shared_segment`]): rank 0 creates it under a fresh name with
@@ -398,11 +430,11 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 /// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
 /// automatic order (ranks grouped by host). Problems with the file: one
 /// warning on rank 0, naming the line, then the automatic order.
-fn placement(shadow: MPI_Comm, rank: usize, size: usize) -> MpiResult<Placement> {
+fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiResult<Placement> {
     let hosts = gather_hosts(shadow, size)?;
     let host_of = host_numbers(&hosts);
-    let file = if rank == 0 { config::local().topology_file().cloned() } else { None };
-    let payload = broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())?;
+    let file = if rank == 0 && topology { config::local().topology_file().cloned() } else { None };
+    let payload = if topology { broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())? } else { Vec::new() };
     let config::File { path, text } = config::File::from_payload(&payload);
     if rank == 0 && text.is_empty() && !path.is_empty() {
         log::warn!("FASTRED_TOPOLOGY={path}: the file is empty or unreadable; {TOPOLOGY_FALLBACK}");
@@ -451,7 +483,7 @@ mod tests {
 
     #[test]
     fn header_round_trips() {
-        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true };
+        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true, topology: true };
         assert_eq!(Header::decode(&h.encode()), h);
     }
 }

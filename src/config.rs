@@ -157,6 +157,11 @@ impl Local {
         self.tuning.get_or_init(|| env_file("FASTRED_TUNING", TUNING_FALLBACK)).as_ref()
     }
 
+    /// Whether `FASTRED_TOPOLOGY` is set (without reading its file).
+    pub fn topology_named(&self) -> bool {
+        env("FASTRED_TOPOLOGY").is_some()
+    }
+
     /// `FASTRED_TOPOLOGY`'s file (read the first time it is asked for).
     pub fn topology_file(&self) -> Option<&File> {
         self.topology.get_or_init(|| env_file("FASTRED_TOPOLOGY", TOPOLOGY_FALLBACK)).as_ref()

@@ -475,12 +475,12 @@ fn pipeline_and_fibonacci_reduce_send_each_segment_once_per_link() {
 
 /// The shared-memory algorithm sends no message, and copies what its module
 /// says: each rank publishes its whole input (n bytes; reduce-scatters too),
-/// and in rounds longer than the one-phase limit the ranks that need the
+/// and in rounds beyond the one-phase limit the ranks that need the
 /// result copy it out of the shared results (allreduce: all; reduce: the
 /// root). The in-process segment's rounds hold 4144 bytes.
 #[test]
 fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
-    use fastred::algo::shared_memory::ONE_PHASE_MAX;
+    use fastred::algo::shared_memory::one_phase;
     use fastred::transport::inproc::SHARED_SLOT;
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
     let model = CostModel::default();
@@ -499,7 +499,7 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()
                 });
-                let long_rounds: usize = (0..n).step_by(round).map(|s| (n - s).min(round)).filter(|&len| len > ONE_PHASE_MAX).sum();
+                let long_rounds: usize = (0..n).step_by(round).map(|s| (n - s).min(round)).filter(|&len| !one_phase(len, p)).sum();
                 for (r, t) in per_rank.iter().enumerate() {
                     let copies_out = match coll {
                         Collective::Allreduce => long_rounds,

@@ -223,9 +223,9 @@ fn pairwise_pipeline_computes_the_canonical_tree() {
     sweep("pairwise_pipeline");
 }
 
-/// Also rounds longer than the one-phase limit (the sweep's counts all fit
-/// one short round of the in-process segment): 1001 elements are a
-/// two-phase round and a one-phase one.
+/// Also rounds beyond the one-phase limit at p = 2 (the sweep's counts up to
+/// 333 elements fit one short round there): 1001 elements are a two-phase
+/// round and a one-phase one.
 #[test]
 fn shared_memory_computes_the_canonical_tree() {
     sweep("shared_memory");

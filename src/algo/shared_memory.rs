@@ -44,8 +44,15 @@ pub fn slot_bytes(ranks: usize) -> usize {
 /// The smallest slot: elements longer than this are left to other algorithms.
 pub const MIN_SLOT: usize = 4 << 10;
 
-/// Rounds of at most this many bytes go in one phase.
-pub const ONE_PHASE_MAX: usize = 4 << 10;
+/// Bytes a rank may read from the others' slots in a one-phase round.
+const ONE_PHASE_READS: usize = 4 << 10;
+
+/// Whether a round of `len` bytes on `p` ranks goes in one phase: every
+/// reader combines all p slots, so only while that reads little (at p = 2,
+/// rounds up to 4 KiB; at 64, up to 65 bytes).
+pub fn one_phase(len: usize, p: usize) -> bool {
+    len * p.saturating_sub(1) <= ONE_PHASE_READS
+}
 
 /// A call's input, where the caller holds it.
 #[derive(Clone, Copy)]
@@ -109,7 +116,7 @@ impl Rounds<'_> {
             Input::InOutput => out.len(),
         };
         let result_here = !scatters && (self.coll == Collective::Allreduce || me == self.root);
-        if !scatters && total <= ONE_PHASE_MAX.min(segment.slot_bytes()) && temps_needed(p) == 0 {
+        if !scatters && total <= segment.slot_bytes() && one_phase(total, p) && temps_needed(p) == 0 {
             return self.short(op, input, out, total, result_here);
         }
         let chunk = segment.slot_bytes() / esz * esz;
@@ -128,7 +135,7 @@ impl Rounds<'_> {
             let round = segment.next_round(me);
             let span = start..(start + chunk).min(total);
             let len = span.len();
-            let two_phase = !scatters && len > ONE_PHASE_MAX;
+            let two_phase = !scatters && !one_phase(len, p);
             match input {
                 Input::Separate(i) => self.publish(round, stamp, &i[span.clone()])?,
                 Input::InOutput => self.publish(round, stamp, &out[span.start - out_at..span.end - out_at])?,
@@ -242,7 +249,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
     let publish = rounds * m.alpha + n * m.beta;
     match coll {
         Collective::ReduceScatter | Collective::ReduceScatterBlock => publish + (pf - 1.0) * n / pf * (m.beta + m.gamma),
-        _ if slot.min(bytes) <= ONE_PHASE_MAX => publish + (pf - 1.0) * n * (m.beta + m.gamma),
+        _ if one_phase(slot.min(bytes), p) => publish + (pf - 1.0) * n * (m.beta + m.gamma),
         _ => publish + rounds * m.alpha + (1.0 + (pf - 1.0) / pf) * n * m.beta + (pf - 1.0) / pf * n * m.gamma,
     }
 }

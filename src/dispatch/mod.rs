@@ -353,23 +353,30 @@ fn decide_call(call: &Call) -> Result<(&'static CommState, Algorithm, AnyReducer
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
     let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), floating, reproducible, shared_memory: true };
     let canonical = shape.order_is_fixed();
-    let algorithm = match state.cached_decision(call.coll, &key) {
-        Some(algorithm) => algorithm,
-        None => {
-            let algorithm = decide(state, shape)?;
-            state.cache_decision(call.coll, &key, algorithm);
-            algorithm
+    // A provisional decision (standing in for the shared-memory algorithm)
+    // counts the calls until the communicator gets its segment, then the
+    // call is decided again; it is not remembered for repeats, which would
+    // skip the count.
+    let (algorithm, lasting) = match state.cached_decision(call.coll, &key) {
+        Some((algorithm, false)) => (algorithm, true),
+        Some((algorithm, true)) if !state.wants_shared_memory() => (algorithm, false),
+        _ => {
+            let (algorithm, lasting) = decide(state, shape)?;
+            state.cache_decision(call.coll, &key, algorithm, !lasting);
+            (algorithm, lasting)
         }
     };
-    if let AnyReducer::Builtin(r) = reducer {
-        repeat::remember(call, repeat::Decided { state, algorithm, reducer: r, canonical, even: blocks.is_even().then(|| (blocks.total(), blocks.len())) });
+    if let (AnyReducer::Builtin(r), true) = (&reducer, lasting) {
+        repeat::remember(call, repeat::Decided { state, algorithm, reducer: *r, canonical, even: blocks.is_even().then(|| (blocks.total(), blocks.len())) });
     }
     Ok((state, algorithm, reducer, commutative, canonical, blocks))
 }
 
 /// The selector's decision for `shape` on this communicator (not cached yet:
-/// the first call of its kind), with its warnings and debug log line.
-fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
+/// the first call of its kind), with its warnings and debug log line, and
+/// whether it lasts (may be cached): a choice made while the communicator
+/// waits for its shared segment does not.
+fn decide(state: &CommState, mut shape: Shape) -> Result<(Algorithm, bool), NotOurs> {
     let forced = config::effective(state.forced).get(shape.coll);
     // The placement is computed (collectively) only when the decision depends
     // on it: the table's, or whether a forced two-level algorithm keeps the canonical order.
@@ -383,11 +390,18 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
     }
     shape.shared_memory = !state.shared_memory_failed();
     let mut choice = select::choose(&shape, forced, &state.table);
-    // The shared segment is made (collectively) when first chosen; where it
-    // cannot be, every rank learns so alike and chooses again without it.
-    if choice.algorithm.descriptor().shared_memory && state.shared_segment()?.is_none() {
-        shape.shared_memory = false;
-        choice = select::choose(&shape, forced, &state.table);
+    let mut lasting = true;
+    // The shared segment is made (collectively: every rank decides alike)
+    // once the communicator has wanted it for a few calls, so that one made
+    // for a single reduction does not pay for a segment; until then, and
+    // where some rank cannot have one, the next choice runs.
+    if choice.algorithm.descriptor().shared_memory {
+        let ready = forced == Some(choice.algorithm) || state.wants_shared_memory();
+        if !ready || state.shared_segment()?.is_none() {
+            lasting = ready; // a failed segment is for good; the wait is not
+            shape.shared_memory = false;
+            choice = select::choose(&shape, forced, &state.table);
+        }
     }
     if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {
         let why = if forced.is_some_and(|a| a.descriptor().shared_memory && a.can_run(&Shape { shared_memory: true, hosts: select::Hosts::OneHost, ..shape })) {
@@ -412,5 +426,5 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<Algorithm, NotOurs> {
             choice.reason
         );
     }
-    Ok(choice.algorithm)
+    Ok((choice.algorithm, lasting))
 }

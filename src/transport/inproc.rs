@@ -14,9 +14,9 @@ use std::time::Duration;
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// Slot bytes of the threads' shared segment: rounds of 1001 doubles are one
-/// over and one under the shared-memory algorithm's one-phase limit, so the
-/// sweeps run both of its schemes and rounds of every element size.
+/// Slot bytes of the threads' shared segment: 1001 doubles are two rounds,
+/// at p = 2 one over and one under the shared-memory algorithm's one-phase
+/// limit, so the sweeps run both of its schemes and rounds of every element size.
 pub const SHARED_SLOT: usize = 4160;
 
 /// One rank's end of an in-process communicator.

@@ -1,6 +1,8 @@
 /*
  * The per-call path allocates nothing: on a communicator fastred has seen,
- * after a warm-up call of the same kind, a loop of calls of every collective
+ * after warm-up calls of the same kind (WARMUP: a communicator gets its
+ * shared memory segment, once, after 16 calls that chose the shared-memory
+ * algorithm), a loop of calls of every collective
  * fastred runs without a user op (allreduce, reduce, reduce_scatter with
  * equal counts, reduce_scatter_block),
  * every algorithm that implements it (forced with fastred_force) and the
@@ -19,7 +21,7 @@ int main(int argc, char **argv) {
     const int colls[] = {0, 1, 2, 3};
     int *counts = malloc(sizeof(int) * t_size);
     const long sizes[] = {1, 500, 40000}; /* doubles: 8 B, 4 KB, 320 KB */
-    enum { CALLS = 20 };
+    enum { CALLS = 20, WARMUP = 17 };
     long biggest = sizes[2] * t_size;
     double *in = malloc(sizeof(double) * biggest), *out = malloc(sizeof(double) * biggest);
     for (long i = 0; i < biggest; i++) in[i] = t_rank + i;
@@ -36,8 +38,8 @@ int main(int argc, char **argv) {
             for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 int n = (int)sizes[s], root = t_size - 1;
                 uint64_t before = 0;
-                for (int i = 0; i <= CALLS; i++) {
-                    if (i == 1) before = api.allocations(); /* after the warm-up call */
+                for (int i = 0; i < WARMUP + CALLS; i++) {
+                    if (i == WARMUP) before = api.allocations(); /* after the warm-up calls */
                     if (c == 0) MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
                     else if (c == 1) MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, comm);
                     else if (c == 2) {
