@@ -47,7 +47,8 @@ impl Reducer for AnyReducer {
 /// straight on the user's buffers, without planning, a transport or copies.
 /// `None` if the call is not such a repeat.
 pub fn shared_memory_repeat(call: &Call, d: &Decided) -> Option<MpiResult> {
-    let blocks = d.blocks()?;
+    // Irregular blocks: from the call's counts (equal to the remembered ones).
+    let blocks = d.blocks().or_else(|| super::validate::blocks_of(call, d.state.size).ok())?;
     let (rank, esz) = (d.state.rank, d.reducer.elem_size());
     let total = blocks.total() * esz;
     let segment = d.state.shared_segment().ok().flatten()?;

@@ -10,8 +10,9 @@
 //! C API's overrides (`fastred_force`, `fastred_reproducible`) are unchanged.
 //! Calls with a user-defined op or a derived datatype (whose handles may
 //! also be freed and reused) are never remembered; irregular reduce-scatters
-//! only when handed to the library on at most [`MAX_COUNTS`] processes (their
-//! counts, in user memory, are compared entry by entry).
+//! only when handed to the library or run in shared memory, on at most
+//! [`MAX_COUNTS`] processes (their counts, in user memory, are compared entry
+//! by entry).
 
 use super::buffers::user_counts;
 use super::{Call, Counts};
@@ -99,9 +100,10 @@ pub fn recall(call: &Call) -> Option<Decided> {
 }
 
 /// Remember `decided` as the decision for `call` (a predefined op on a
-/// predefined datatype; an irregular reduce-scatter only if handed to the library).
+/// predefined datatype; an irregular reduce-scatter only if it has a
+/// shortcut: handed to the library, or the shared-memory algorithm).
 pub fn remember(call: &Call, decided: Decided) {
-    if decided.even.is_none() && decided.algorithm != Algorithm::Native {
+    if decided.even.is_none() && !matches!(decided.algorithm, Algorithm::Native | Algorithm::SharedMemory) {
         return;
     }
     let Some(counts) = counts_of(call, decided.state.size) else { return };
