@@ -409,3 +409,28 @@ fn fibonacci_tree_reduce_every_segment_size() {
         check_reduce_with(&format!("fibonacci_tree {segment:?}"), procs, &|t, op, b, root| fibonacci_tree::reduce(t, op, b, root, segment, &model));
     }
 }
+
+/// The shared-memory algorithm as dispatch's repeat shortcut runs it: on the
+/// user's buffers, where a reduce's other ranks have no output at all, for
+/// vectors of one round, of several, and of several whose last is short
+/// (one phase after two-phase rounds; the in-process slot holds 4144 bytes).
+#[test]
+fn shared_memory_reduce_needs_no_output_off_the_root() {
+    use fastred::algo::shared_memory::{Input, Rounds};
+    let sum = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    for p in 1..=6 {
+        for n in [1, 7, 518, 519, 1036, 1037, 3 * 518 + 1] {
+            for root in [0, p / 2, p - 1] {
+                let none = Blocks::even(0, 1);
+                let got = InProcess::run(p, |t| {
+                    let input = to_bytes(&int_input(t.rank(), n));
+                    let mut out = if t.rank() == root { vec![0u8; input.len()] } else { Vec::new() };
+                    let rounds = Rounds { segment: t.shared_memory().unwrap(), rank: t.rank(), coll: Collective::Reduce, root, blocks: &none };
+                    rounds.run(&sum, Input::Separate(&input), &mut out, 0).unwrap_or_else(|e| panic!("p={p} n={n} root={root} rank {}: {e:?}", t.rank()));
+                    out
+                });
+                assert_eq!(from_bytes::<i64>(&got[root]), sum_of_inputs(p, n), "p={p} n={n} root={root}");
+            }
+        }
+    }
+}

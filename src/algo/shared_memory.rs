@@ -156,7 +156,9 @@ impl Rounds<'_> {
                     combine(own.start - span.start..own.end - span.start, &mut out[own.start - out_at..own.end - out_at])?;
                 }
             } else if !two_phase {
-                combine(0..len, &mut out[span.start - out_at..span.end - out_at])?;
+                if result_here {
+                    combine(0..len, &mut out[span.start - out_at..span.end - out_at])?;
+                }
             } else {
                 let share = share_of(me, p, len, esz);
                 let mut written = Ok(());

@@ -11,7 +11,10 @@
  *     (fastred_last_algorithm must follow; the mode only from 3 processes);
  *  4. the buffers changed: MPI_IN_PLACE, and a NULL receive buffer on
  *     non-roots of a reduce; an irregular reduce-scatter's counts changed in
- *     the same recvcounts array.
+ *     the same recvcounts array;
+ *  5. shared memory: repeated reduces of two rounds, the second one short
+ *     (forced; a repeat runs on the user's buffers, which a reduce's other
+ *     ranks need not have: a NULL receive buffer there).
  * Every result is checked; doubles (which Open MPI runs natively on one host
  * for short vectors) and ints (which fastred runs).
  * usage: repeat_calls
@@ -162,6 +165,32 @@ int main(int argc, char **argv) {
         if (t_size > 2) CHECK(name && strcmp(name, "ring"), "reproducible mode after a forced ring ran %s", name ? name : "?");
         reproducible(-1);
         api.force("");
+    }
+
+    /* 5. Rounds of a slot (262128 bytes with up to 32 ranks) and one more double. */
+    if (api.force) {
+        enum { N = 262128 / 8 + 1 };
+        double *in = malloc(sizeof(double) * N), *out = malloc(sizeof(double) * N);
+        for (int i = 0; i < N; i++) in[i] = t_rank + i;
+        CHECK(api.force("reduce:shared_memory,allreduce:shared_memory") == 0, "fastred_force(shared_memory) ignored items");
+        for (int k = 0; k < 3; k++) {
+            int root = k % t_size;
+            out[N - 1] = -1;
+            int rc = MPI_Reduce(in, t_rank == root ? out : NULL, N, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+            CHECK(rc == MPI_SUCCESS, "shared-memory reduce %d of %d doubles: rc %d", k, N, rc);
+            if (t_rank == root)
+                CHECK(out[N - 1] == t_size * (N - 1.0) + t_size * (t_size - 1) / 2.0, "shared-memory reduce %d: last element %g", k, out[N - 1]);
+            rc = MPI_Allreduce(in, out, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            CHECK(rc == MPI_SUCCESS && out[N - 1] == t_size * (N - 1.0) + t_size * (t_size - 1) / 2.0, "shared-memory allreduce %d: rc %d, %g", k, rc, out[N - 1]);
+        }
+        for (int k = 0; k < 3; k++) { /* the same reduce repeated: the shortcut */
+            int rc = MPI_Reduce(in, t_rank == 0 ? out : NULL, N, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+            CHECK(rc == MPI_SUCCESS, "repeated shared-memory reduce %d: rc %d", k, rc);
+            if (t_rank == 0) CHECK(out[N - 1] == t_size * (N - 1.0) + t_size * (t_size - 1) / 2.0, "repeated shared-memory reduce %d: %g", k, out[N - 1]);
+        }
+        api.force("");
+        free(in);
+        free(out);
     }
     return finish("repeat_calls");
 }
