@@ -149,9 +149,10 @@ impl CommState {
         self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size, self.topology))
     }
 
-    /// The memory segment shared by the ranks (all on one host), made the
-    /// first time the shared-memory algorithm is chosen: collectively, since
-    /// every rank makes that choice in the same call. `None` (agreed by all
+    /// The memory segment shared by the ranks (all on one host), made when
+    /// the shared-memory algorithm is first chosen for good (forced, or
+    /// after [`wants_shared_memory`](Self::wants_shared_memory)): collectively,
+    /// since every rank makes that choice in the same call. `None` (agreed by all
     /// ranks) where some rank could not make or open it; then the algorithm
     /// is not chosen again on this communicator.
     pub fn shared_segment(&self) -> MpiResult<Option<&Segment>> {
