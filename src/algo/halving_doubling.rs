@@ -197,11 +197,11 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// rest cross hosts on blocks of n/k, the k ranks of a host sharing its link
 /// (β·k). So the estimate within one host on n plus that across the hosts on
 /// n/k with shared links; γ sums to (1 − 1/p)nγ as in one level. Where p
-/// is not a power of two (the removal step pairs ranks), every step is
-/// taken to cross hosts ([`super::registry::crossing`]).
+/// is not a power of two, the removal step within the hosts and this split
+/// on its survivors ([`super::registry::folding_pairs`]).
 pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
     if !(hosts * k).is_power_of_two() {
-        return super::registry::crossing(estimate, coll, bytes, hosts, k, m);
+        return super::registry::folding_pairs(estimate, estimate_in_blocks, coll, bytes, hosts, k, m);
     }
     estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes / k, hosts, &m.sharing_links(k))
 }

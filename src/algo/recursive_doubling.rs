@@ -59,11 +59,12 @@ pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bu
 /// On `hosts` hosts of `k` consecutive ranks each, p = hosts·k a power of
 /// two: the first lg k exchanges (distance < k) stay within a host (α_i,
 /// β_i), the other lg(hosts) cross, the whole vector from each of a host's
-/// k ranks sharing its link (β·k). Where p is not a power of two, every
-/// step is taken to cross ([`super::registry::crossing`]).
+/// k ranks sharing its link (β·k). Where p is not a power of two, the
+/// removal step within the hosts and this split on its survivors
+/// ([`super::registry::folding_pairs`]).
 pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
     if !(hosts * k).is_power_of_two() {
-        return super::registry::crossing(estimate, coll, bytes, hosts, k, m);
+        return super::registry::folding_pairs(estimate, estimate_in_blocks, coll, bytes, hosts, k, m);
     }
     estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes, hosts, &m.sharing_links(k))
 }

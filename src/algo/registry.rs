@@ -115,6 +115,31 @@ pub fn crossing(estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usi
     estimate(coll, bytes, hosts * k, &m.sharing_links(k))
 }
 
+/// The in-blocks cost of an algorithm that first folds pairs (2i, 2i + 1),
+/// i < r = p − p', into one survivor (§3.5's removal step) and then runs on
+/// the p' survivors, on `hosts` hosts of `k` consecutive ranks, p = hosts·k
+/// not a power of two. k is a power of two, so every pair lies within a
+/// host: the removal step costs what it costs within one host (`estimate` at
+/// p less `estimate` at p', both with α_i, β_i). The survivors of the 2r
+/// paired ranks fill whole hosts, k/2 of them per host, consecutive; the
+/// other hosts keep their k. So `over_pof2`, the algorithm's split for p' a
+/// power of two, on hosts of k/2 survivors, a host's link shared by twice as
+/// many where some host kept all k. Otherwise (k = 1) every step crosses
+/// ([`crossing`]).
+pub fn folding_pairs(estimate: EstimateFn, over_pof2: BlocksEstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+    let p = hosts * k;
+    if k < 2 || p.is_power_of_two() {
+        return crossing(estimate, coll, bytes, hosts, k, m);
+    }
+    let pof2 = 1 << p.ilog2();
+    let within = m.within_host();
+    let removal = estimate(coll, bytes, p, &within) - estimate(coll, bytes, pof2, &within);
+    let half = k / 2;
+    let unpaired = p - 2 * (p - pof2);
+    let sharing = if unpaired >= k { m.sharing_links(2) } else { *m };
+    removal + over_pof2(coll, bytes, pof2 / half, half, &sharing)
+}
+
 /// One algorithm.
 pub struct Descriptor {
     pub algorithm: Algorithm,
@@ -347,5 +372,28 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), n, "duplicate names");
+    }
+
+    #[test]
+    fn folding_pairs_keeps_the_removal_step_within_the_hosts() {
+        // 15 hosts of 16: the 2·112 paired ranks fill 14 hosts (8 survivors
+        // each), the 15th keeps its 16, so its link carries twice as much.
+        let m = CostModel { alpha: 1.0, beta: 1e-3, gamma: 1e-4, alpha_intra: 0.1, beta_intra: 1e-5 };
+        let (n, coll) = (1 << 20, Collective::Allreduce);
+        let within = m.within_host();
+        let removal = halving_doubling::estimate(coll, n, 240, &within) - halving_doubling::estimate(coll, n, 128, &within);
+        let rest = halving_doubling::estimate_in_blocks(coll, n, 16, 8, &m.sharing_links(2));
+        let e = halving_doubling::estimate_in_blocks(coll, n, 15, 16, &m);
+        assert!((e - (removal + rest)).abs() < 1e-9 * e, "{e} against {}", removal + rest);
+        // The removal step pays α_i, β_i only: far below every step crossing.
+        assert!(e < 0.3 * crossing(halving_doubling::estimate, coll, n, 15, 16, &m), "{e}");
+        // 6 hosts of 4 (p = 24, p' = 16): 8 pairs fill 4 hosts (2 survivors
+        // each), the other 2 hosts keep their 4.
+        let rest = recursive_doubling::estimate_in_blocks(coll, n, 8, 2, &m.sharing_links(2));
+        let removal = recursive_doubling::estimate(coll, n, 24, &within) - recursive_doubling::estimate(coll, n, 16, &within);
+        let e = recursive_doubling::estimate_in_blocks(coll, n, 6, 4, &m);
+        assert!((e - (removal + rest)).abs() < 1e-9 * e, "{e}");
+        // One rank per host: every step crosses, as before.
+        assert_eq!(halving_doubling::estimate_in_blocks(coll, n, 24, 1, &m), halving_doubling::estimate(coll, n, 24, &m));
     }
 }
