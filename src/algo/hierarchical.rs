@@ -87,10 +87,14 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// that are each on a host of their own (a lane across hosts) or all on one
 /// (a host's ranks): the active table's choice for such a call, where that is
 /// a single-level algorithm fastred runs (the table's rules were measured in
-/// those regimes), else [`best_single_level`]'s.
+/// those regimes), else [`best_single_level`]'s. `lanes` lanes run at once,
+/// sharing each host's link (1 within a host): a rule measured with one rank
+/// per host is looked up at the bytes that cross a host's link,
+/// `lanes`·`bytes` (a lane of 16 KiB among 16 is a link's 256 KiB).
 #[allow(clippy::too_many_arguments)]
-fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
-    let shape = Shape { coll, bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout: if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) }, floating: canonical, reproducible: canonical, shared_memory: true };
+fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, lanes: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
+    let layout = if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) };
+    let shape = Shape { coll, bytes: bytes.saturating_mul(lanes.max(1)), elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let chosen = crate::select::choose(&shape, None, table).algorithm;
     if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {
@@ -101,14 +105,14 @@ fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, h
 
 /// Run `coll` over the processes of `t` (a host's ranks: `hosts` is
 /// [`Hosts::OneHost`], or a lane: [`Hosts::OnePerHost`]) with
-/// [`phase_algorithm`]'s choice: allreduce, reduce to `root`, or
-/// reduce-scatter into `blocks`.
+/// [`phase_algorithm`]'s choice (`lanes` of them at once): allreduce, reduce
+/// to `root`, or reduce-scatter into `blocks`.
 #[allow(clippy::too_many_arguments)]
-fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, hosts: Hosts, job: &Job) -> MpiResult {
+fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, hosts: Hosts, lanes: usize, job: &Job) -> MpiResult {
     if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, job.table, job.model, job.canonical) else {
+    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, lanes, job.table, job.model, job.canonical) else {
         return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
@@ -126,7 +130,7 @@ fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segmen
         return ring::reduce_scatter(on_host, op, buf, segments, position);
     }
     let blocks = Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
-    single_level(on_host, op, buf, Collective::ReduceScatter, &blocks, 0, Hosts::OneHost, job)
+    single_level(on_host, op, buf, Collective::ReduceScatter, &blocks, 0, Hosts::OneHost, 1, job)
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
@@ -217,7 +221,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let part = parts.part[g.my_local].clone();
     let lane = Subset::new(t, &g.lane, g.my_lane_position);
     let lane_blocks = parts.lane_blocks(g.my_local);
-    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::OnePerHost, job)?;
+    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::OnePerHost, g.lanes, job)?;
     // 3. Hand each block of my host in this part to its rank.
     for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
         let block = &work[parts.at[r].clone()];
@@ -250,7 +254,7 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         let lane = Subset::new(t, &g.lane, g.my_lane_position);
         let root_host = job.hosts[job.root];
         let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
-        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::OnePerHost, job)?;
+        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::OnePerHost, g.lanes, job)?;
     }
 
     // 3. Back within the host.
@@ -299,7 +303,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// - step 1, the ring reduce-scatter within a host:
 ///   (k−1)·α_i + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
-///   ([`phase_algorithm`]: `table`'s choice; without a table the model's
+///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
 ///   best single-level one), the L lanes of a host sharing its link
 ///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
@@ -326,7 +330,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
     let step2 = match table {
-        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::OnePerHost, table, m, false)
+        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::OnePerHost, lanes, table, m, false)
             .and_then(|d| d.estimate)
             .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
         None => best(coll, lane_bytes, hosts, &shared),
@@ -363,6 +367,18 @@ mod tests {
         let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
         assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), &m, None), single(8, &m.within_host()));
         assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m, None), single(8, &m));
+    }
+
+    #[test]
+    fn lanes_look_rules_up_at_the_bytes_that_cross_a_link() {
+        let table = Table::parse("allreduce 256K- * oneperhost ring\nallreduce * * - recursive_doubling\n", "t").unwrap();
+        let m = CostModel::default();
+        let lane = |lanes| phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OnePerHost, lanes, &table, &m, false).unwrap().name;
+        assert_eq!(lane(1), "recursive_doubling");
+        assert_eq!(lane(16), "ring", "16 lanes of 16 KiB put 256 KiB on each host's link");
+        // Within a host nothing is shared.
+        let host = phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OneHost, 1, &table, &m, false).unwrap().name;
+        assert_eq!(host, "recursive_doubling");
     }
 
     #[test]
