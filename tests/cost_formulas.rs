@@ -250,6 +250,27 @@ fn knomial_tree_reduce_sends_each_vector_once_in_log_k_levels() {
 }
 
 #[test]
+fn knomial_tree_root_waits_once_for_short_vectors_and_level_by_level_for_long_ones() {
+    // p = 21: the root's children are 1-3, 4, 8, 12 and 16 (levels 1, 4, 16).
+    let p = 21;
+    for (n, waits) in [(8, 1), (40 << 10, 2), (100 << 10, 3)] {
+        let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+        let got = InProcess::run(p, |t| {
+            let counting = Counting::new(t);
+            let mut buf: Vec<u8> = (0..n).map(|i| (t.rank() * 7 + i) as u8).collect();
+            knomial_tree::reduce(&counting, &op, &mut buf, 0).unwrap();
+            (counting.traffic(), buf)
+        });
+        // 8 B: every level's receives at once; 40 KiB: levels 1 and 4 (6
+        // vectors, 240 KiB) then level 16; 100 KiB: one level at a time.
+        assert_eq!(got[0].0.receive_waits, waits, "n = {n}");
+        assert_eq!(got[0].0.messages_received, 7, "n = {n}");
+        let want: Vec<u8> = (0..n).map(|i| (0..p).fold(0u8, |x, r| x ^ (r * 7 + i) as u8)).collect();
+        assert!(got[0].1 == want, "n = {n}: wrong result at the root");
+    }
+}
+
+#[test]
 fn recursive_doubling_sends_lg_p_full_vectors() {
     for p in 1..=64 {
         let (q, n) = (pof2(p), 12);

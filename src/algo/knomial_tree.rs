@@ -22,6 +22,17 @@ use crate::op::Reducer;
 /// The tree's radix.
 pub const RADIX: usize = 4;
 
+/// A process receives the vectors of several levels' children at once while
+/// they fit in this many bytes together: every level of a short vector (as
+/// MVAPICH2's k-nomial reduce posts all its receives before waiting, so that a
+/// child of a higher level that is ready early is not kept waiting for the
+/// lower levels: under SMPI, which starts a transfer when its receive is
+/// posted, one latency per level), one level at a time for long ones.
+const BATCH_BYTES: usize = 256 << 10;
+
+/// The most children a process has: k − 1 per level, at most 32 levels.
+const MAX_CHILDREN: usize = (RADIX - 1) * (usize::BITS as usize / 2);
+
 /// Reduce `buf` of all processes into `buf` at `root` (commutative ops).
 pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
     let p = t.size();
@@ -29,29 +40,47 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let n = buf.len();
     let mut incoming = super::Scratch::empty();
     let mut stride = 1;
-    while stride < p {
-        let digit = me / stride % RADIX;
-        if digit != 0 {
-            return t.send(absolute_rank(me - digit * stride, root, p), buf);
+    loop {
+        // The next batch of levels: their children (relative ranks, level by
+        // level in digit order), and the parent if the batch ends with it.
+        let (mut children, mut count, mut parent) = ([0; MAX_CHILDREN], 0, None);
+        while stride < p {
+            let digit = me / stride % RADIX;
+            if digit != 0 {
+                parent = Some(me - digit * stride);
+                break;
+            }
+            let level = (1..RADIX).map(|j| me + j * stride).take_while(|c| *c < p);
+            if count > 0 && (count + level.clone().count()) * n > BATCH_BYTES {
+                break;
+            }
+            for child in level {
+                children[count] = child;
+                count += 1;
+            }
+            stride *= RADIX;
         }
-        // The children's vectors arrive side by side (all receives posted), then
-        // are reduced in digit order.
-        let children = (1..RADIX).map(|j| me + j * stride).take_while(|c| *c < p).count();
-        incoming.resize(children * n)?;
-        let mut sources: [(usize, &mut [u8]); RADIX - 1] = Default::default();
+        // The children's vectors arrive side by side (all receives posted),
+        // then are reduced level by level, in digit order.
+        incoming.resize(count * n)?;
+        let mut sources: [(usize, &mut [u8]); MAX_CHILDREN] = std::array::from_fn(|_| (0, Default::default()));
         let mut rest = &mut incoming[..];
-        for (j, slot) in sources.iter_mut().take(children).enumerate() {
+        for (slot, &child) in sources.iter_mut().zip(&children[..count]) {
             let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
-            *slot = (absolute_rank(me + (j + 1) * stride, root, p), part);
+            *slot = (absolute_rank(child, root, p), part);
             rest = tail;
         }
-        t.recv_each(&mut sources[..children])?;
-        for j in 0..children {
+        t.recv_each(&mut sources[..count])?;
+        for j in 0..count {
             op.reduce(&incoming[j * n..(j + 1) * n], buf, false)?;
         }
-        stride *= RADIX;
+        if let Some(parent) = parent {
+            return t.send(absolute_rank(parent, root, p), buf);
+        }
+        if stride >= p {
+            return Ok(());
+        }
     }
-    Ok(())
 }
 
 /// Registry entry: reduce.

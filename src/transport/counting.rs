@@ -15,6 +15,9 @@ pub struct Traffic {
     pub bytes_sent: u64,
     pub messages_received: u64,
     pub bytes_received: u64,
+    /// Waits for receives: each recv or sendrecv, and each
+    /// [`Transport::recv_each`] of several sources at once, is one.
+    pub receive_waits: u64,
     /// Bytes of vector data copied locally (input into the work buffer,
     /// rotations, results out of scratch): [`Transport::note_copy`].
     pub bytes_copied: u64,
@@ -47,6 +50,7 @@ impl<'a, T: Transport> Counting<'a, T> {
         if let Some(n) = received {
             t.messages_received += 1;
             t.bytes_received += n as u64;
+            t.receive_waits += 1;
         }
         self.traffic.set(t);
     }
@@ -77,6 +81,9 @@ impl<T: Transport> Transport for Counting<'_, T> {
     }
     fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
         sources.iter().for_each(|(_, buf)| self.record(None, Some(buf.len())));
+        let mut t = self.traffic.get();
+        t.receive_waits -= sources.len().saturating_sub(1) as u64; // one wait for all
+        self.traffic.set(t);
         self.inner.recv_each(sources)
     }
     fn note_copy(&self, bytes: usize) {
