@@ -48,7 +48,7 @@ fi
 # (α = 2 µs, β = 0.08 ns/B; the launcher's per-message overheads off, since
 # SMPI charges them to messages under 64 KiB only); reductions free, then
 # charged at γ = 0.06 ns/B (src/simulated.rs: SUM on double).
-flat="flat --cfg=smpi/os:0:0:0 --cfg=smpi/or:0:0:0"
+flat="flat --cfg=smpi/os:0:0:0 --cfg=smpi/ois:0:0:0 --cfg=smpi/or:0:0:0"
 model_check() { # CSV GAMMA
     local n=0
     while IFS=, read -r coll procs bytes variant algo reps median rest; do

@@ -23,9 +23,12 @@
 # message of m bytes over a route costs its links' latencies + m / bandwidth
 # (no cross-traffic of acknowledgements, which would take 5% of each link),
 # plus 0.5 us of software overhead per message at the sender and at the
-# receiver (smpi/os, smpi/or; LogGP's o, measured at 0.3-1 us for MPI over
-# InfiniBand). Without it a message costs the CPUs nothing, and a root that
-# receives from all p-1 others at once (a flat tree) pays one latency.
+# receiver (smpi/os for MPI_Send, smpi/ois for MPI_Isend, smpi/or; LogGP's o,
+# measured at 0.3-1 us for MPI over InfiniBand). Without it a message costs
+# the CPUs nothing, and a root that receives from all p-1 others at once (a
+# flat tree) pays one latency. (Until 2026-11-25 smpi/ois was left at 0: a
+# non-blocking send cost nothing, which made every algorithm built on
+# MPI_Isend, SMPI's and fastred's, 0.5 us per message faster.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=flat
@@ -70,6 +73,6 @@ awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n
 # for each rank, and simulations may run side by side.
 smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-    --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
+    --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/ois:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:mpich --cfg=smpi/barrier:mpich \
     --log=root.thr:warning "${args[@]}" "$@"
