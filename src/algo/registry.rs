@@ -128,7 +128,8 @@ pub fn crossing(estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usi
 /// ([`crossing`]).
 pub fn folding_pairs(estimate: EstimateFn, over_pof2: BlocksEstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
     let p = hosts * k;
-    if k < 2 || p.is_power_of_two() {
+    debug_assert!(!p.is_power_of_two(), "the callers split powers of two themselves");
+    if k < 2 {
         return crossing(estimate, coll, bytes, hosts, k, m);
     }
     let pof2 = 1 << p.ilog2();

@@ -40,7 +40,9 @@ impl<'a, T: Transport> Counting<'a, T> {
         Traffic { bytes_copied: self.copied.get(), ..self.traffic.get() }
     }
 
-    fn record(&self, sent: Option<usize>, received: Option<usize>) {
+    /// One step: a message sent, one received (or both), and `waits`
+    /// receive waits (0 or 1).
+    fn record(&self, sent: Option<usize>, received: Option<usize>, waits: u64) {
         let mut t = self.traffic.get();
         t.steps += 1;
         if let Some(n) = sent {
@@ -50,8 +52,8 @@ impl<'a, T: Transport> Counting<'a, T> {
         if let Some(n) = received {
             t.messages_received += 1;
             t.bytes_received += n as u64;
-            t.receive_waits += 1;
         }
+        t.receive_waits += waits;
         self.traffic.set(t);
     }
 }
@@ -64,26 +66,24 @@ impl<T: Transport> Transport for Counting<'_, T> {
         self.inner.size()
     }
     fn send(&self, to: usize, data: &[u8]) -> MpiResult {
-        self.record(Some(data.len()), None);
+        self.record(Some(data.len()), None, 0);
         self.inner.send(to, data)
     }
     fn recv(&self, from: usize, buf: &mut [u8]) -> MpiResult {
-        self.record(None, Some(buf.len()));
+        self.record(None, Some(buf.len()), 1);
         self.inner.recv(from, buf)
     }
     fn sendrecv(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8]) -> MpiResult {
-        self.record(Some(data.len()), Some(buf.len()));
+        self.record(Some(data.len()), Some(buf.len()), 1);
         self.inner.sendrecv(to, data, from, buf)
     }
     fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut crate::algo::Arrived) -> MpiResult {
-        self.record(Some(data.len()), Some(buf.len()));
+        self.record(Some(data.len()), Some(buf.len()), 1);
         self.inner.sendrecv_arriving(to, data, from, buf, unit, arrived)
     }
     fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
-        sources.iter().for_each(|(_, buf)| self.record(None, Some(buf.len())));
-        let mut t = self.traffic.get();
-        t.receive_waits -= sources.len().saturating_sub(1) as u64; // one wait for all
-        self.traffic.set(t);
+        // One wait for all of them.
+        sources.iter().enumerate().for_each(|(i, (_, buf))| self.record(None, Some(buf.len()), u64::from(i == 0)));
         self.inner.recv_each(sources)
     }
     fn note_copy(&self, bytes: usize) {
