@@ -9,6 +9,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from units import size
+
 ratios = defaultdict(list)  # (mpi, coll, bytes, build) -> [time ratio]
 algos = {}
 builds = os.environ.get("BUILDS", "").split()  # column order (default: as found)
@@ -25,11 +27,6 @@ for path in sys.argv[1:]:
         ratios[(mpi, *key, build)].append(float(r["median_s"]) / native[key])
         algos[(mpi, *key, build)] = r["algorithm"]
 
-def size(b):
-    for unit, n in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= n:
-            return f"{b // n} {unit}"
-    return f"{b} B"
 
 mpis = sorted({k[0] for k in ratios})
 for mpi in mpis:

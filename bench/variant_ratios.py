@@ -11,6 +11,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from units import size
+
 args = sys.argv[1:]
 wanted = None
 if "--variants" in args:
@@ -26,11 +28,6 @@ for path in args:
         if r["variant"] != "native" and (wanted is None or r["variant"] in wanted):
             ratios[(mpi, r["collective"], r["variant"], int(r["bytes"]))].append(float(r["median_s"]) / native[(r["collective"], r["bytes"])])
 
-def size(b):
-    for unit, n in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= n:
-            return f"{b // n} {unit}"
-    return f"{b} B"
 
 for mpi in sorted({k[0] for k in ratios}):
     sizes = sorted({k[3] for k in ratios if k[0] == mpi})
