@@ -23,7 +23,7 @@ use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi;
 use crate::select::{Algorithm, Collective, Table};
-use crate::topology::{automatic_ring, Topology};
+use crate::topology::{automatic_ring, host_numbers, Topology};
 use crate::shm::Segment;
 use crate::transport::pmpi::DEFAULT_PIECE;
 use once_cell::sync::{Lazy, OnceCell};
@@ -417,8 +417,41 @@ fn my_host() -> String {
     config::local().host.clone().unwrap_or_else(mpi::processor_name)
 }
 
-/// Every rank's host name, in rank order (fixed 256-byte slots).
-fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
+/// Every rank's host as a [`host_key`], in rank order: one allgather of 32
+/// bytes per rank (it was of the 256-byte names: 1 MiB per rank at p = 4096,
+/// which MPI libraries gather with a ring of p − 1 steps).
+fn gather_host_keys(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<[u8; HOST_KEY]>> {
+    let mut all = vec![0u8; HOST_KEY * size];
+    mpi::allgather(shadow, &host_key(my_host().as_bytes()), &mut all)?;
+    Ok(all.chunks(HOST_KEY).map(|c| c.try_into().expect("HOST_KEY bytes")).collect())
+}
+
+/// Bytes of a [`host_key`].
+const HOST_KEY: usize = 32;
+
+/// A host name in [`HOST_KEY`] bytes: a name of up to 31 bytes exactly (its
+/// length, then the name); a longer one as its first 15 bytes and a 128-bit
+/// FNV-1a hash of the whole. Two long names that collided in that hash would
+/// count as one host; that costs speed, never results (shared memory is used
+/// only where every rank opened the same segment).
+fn host_key(name: &[u8]) -> [u8; HOST_KEY] {
+    let mut key = [0u8; HOST_KEY];
+    if name.len() < HOST_KEY {
+        key[0] = name.len() as u8;
+        key[1..=name.len()].copy_from_slice(name);
+    } else {
+        const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+        let hash = name.iter().fold(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d_u128, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME));
+        key[0] = u8::MAX;
+        key[1..16].copy_from_slice(&name[..15]);
+        key[16..].copy_from_slice(&hash.to_le_bytes());
+    }
+    key
+}
+
+/// Every rank's host name in rank order (fixed 256-byte slots): only for a
+/// `FASTRED_TOPOLOGY` file, which names the hosts.
+fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     const SLOT: usize = 256;
     let mut mine = my_host().into_bytes();
     mine.resize(SLOT, 0);
@@ -432,8 +465,8 @@ fn gather_hosts(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 /// automatic order (ranks grouped by host). Problems with the file: one
 /// warning on rank 0, naming the line, then the automatic order.
 fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiResult<Placement> {
-    let hosts = gather_hosts(shadow, size)?;
-    let host_of = host_numbers(&hosts);
+    let names = if topology { gather_host_names(shadow, size)? } else { Vec::new() };
+    let host_of = if topology { host_numbers(&names) } else { host_numbers(&gather_host_keys(shadow, size)?) };
     let file = if rank == 0 && topology { config::local().topology_file().cloned() } else { None };
     let payload = if topology { broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())? } else { Vec::new() };
     let config::File { path, text } = config::File::from_payload(&payload);
@@ -442,7 +475,7 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiR
     }
     let from_file = (!text.is_empty()).then(|| {
         Topology::parse(&String::from_utf8_lossy(&text), &format!("FASTRED_TOPOLOGY={path}"))
-            .and_then(|t| t.ring_order(&hosts).map(|order| (t.switch_count() > 1, order)))
+            .and_then(|t| t.ring_order(&names).map(|order| (t.switch_count() > 1, order)))
     });
     let (multi_switch, order, source) = match from_file {
         Some(Ok((multi, order))) => (multi, order, path),
@@ -450,7 +483,7 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiR
             if let (Some(Err(e)), 0) = (other, rank) {
                 log::warn!("{e}; {TOPOLOGY_FALLBACK}");
             }
-            (false, automatic_ring(&hosts).1, "host names".to_string())
+            (false, automatic_ring(&host_of), "host names".to_string())
         }
     };
     let misordered = order.iter().enumerate().any(|(i, &r)| i != r);
@@ -460,26 +493,25 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiR
     Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of })
 }
 
-/// Each name's position among the distinct names, in order of first appearance.
-fn host_numbers(names: &[String]) -> Vec<usize> {
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    names
-        .iter()
-        .map(|n| {
-            let next = seen.len();
-            *seen.entry(n.as_str()).or_insert(next)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn hosts_are_numbered_by_first_appearance() {
-        let names: Vec<String> = ["b", "a", "b", "c", "a"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(host_numbers(&names), vec![0, 1, 0, 2, 1]);
+    fn host_keys_tell_names_apart_exactly_up_to_31_bytes_and_by_hash_beyond() {
+        let short = ["", "a", "node1", "node10", "node1\u{0}"];
+        let keys: Vec<_> = short.iter().map(|n| host_key(n.as_bytes())).collect();
+        assert_eq!(host_numbers(&keys), vec![0, 1, 2, 3, 4]);
+        assert_eq!(host_key(b"node1"), host_key(b"node1"));
+        let long = |tail: &str| format!("compute-node-0123.cluster.example.org{tail}");
+        let (a, b) = (long(""), long("x"));
+        assert_ne!(host_key(a.as_bytes()), host_key(b.as_bytes()));
+        assert_eq!(host_key(a.as_bytes()), host_key(long("").as_bytes()));
+        let names: Vec<String> = (0..4096).map(|i| long(&i.to_string())).collect();
+        let keys: Vec<_> = names.iter().map(|n| host_key(n.as_bytes())).collect();
+        assert_eq!(host_numbers(&keys), (0..4096).collect::<Vec<_>>());
+        let edge = ["x".repeat(31), "x".repeat(32)];
+        assert_ne!(host_key(edge[0].as_bytes()), host_key(edge[1].as_bytes()));
     }
 
     #[test]

@@ -39,6 +39,7 @@ impl Topology {
     pub fn parse(text: &str, source: &str) -> Result<Topology, String> {
         let mut t = Topology { switches: vec![], links: vec![], hosts: vec![] };
         let mut switch_index: HashMap<String, usize> = HashMap::new();
+        let mut host_switch: HashMap<String, usize> = HashMap::new();
         let mut pending_links = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -53,9 +54,10 @@ impl Topology {
                         t.switches.push(name.to_string());
                     }
                     for h in hosts {
-                        if let Some((_, other)) = t.hosts.iter().find(|(n, _)| n == h) {
-                            return Err(err(format!("host '{h}' is already attached to switch '{}'", t.switches[*other])));
+                        if let Some(&other) = host_switch.get(*h) {
+                            return Err(err(format!("host '{h}' is already attached to switch '{}'", t.switches[other])));
                         }
+                        host_switch.insert(h.to_string(), s);
                         t.hosts.push((h.to_string(), s));
                     }
                 }
@@ -131,20 +133,25 @@ impl Topology {
 
     /// Step 2 (Lemma 4): the hosts of each switch, switches in DFS order.
     pub fn host_ring(&self) -> Vec<&str> {
-        self.dfs_switch_order()
-            .into_iter()
-            .flat_map(|s| self.hosts.iter().filter(move |(_, hs)| *hs == s).map(|(h, _)| h.as_str()))
-            .collect()
+        let mut of_switch: Vec<Vec<&str>> = vec![Vec::new(); self.switches.len()];
+        for (h, s) in &self.hosts {
+            of_switch[*s].push(h);
+        }
+        self.dfs_switch_order().into_iter().flat_map(|s| std::mem::take(&mut of_switch[s])).collect()
     }
 
     /// The ring order of ranks (`order[i]` = the rank at ring position i):
     /// hosts in Lemma 4's order, each host's ranks consecutive and ascending.
     /// `rank_hosts[r]` is rank r's host; every one must be in the topology.
+    /// Linear in ranks and hosts (thousands of each at scale).
     pub fn ring_order(&self, rank_hosts: &[String]) -> Result<Vec<usize>, String> {
-        if let Some((r, h)) = rank_hosts.iter().enumerate().find(|(_, h)| !self.hosts.iter().any(|(n, _)| n == *h)) {
-            return Err(format!("host '{h}' (rank {r}) is not attached to any switch"));
+        let position: HashMap<&str, usize> = self.host_ring().into_iter().enumerate().map(|(i, h)| (h, i)).collect();
+        let mut host_position = Vec::with_capacity(rank_hosts.len());
+        for (r, h) in rank_hosts.iter().enumerate() {
+            let &at = position.get(h.as_str()).ok_or_else(|| format!("host '{h}' (rank {r}) is not attached to any switch"))?;
+            host_position.push(at);
         }
-        Ok(self.host_ring().into_iter().flat_map(|h| (0..rank_hosts.len()).filter(move |r| rank_hosts[*r] == h)).collect())
+        Ok(grouped_by_host(&host_position, position.len()))
     }
 
     fn host_node(&self, host: &str) -> Option<usize> {
@@ -218,19 +225,43 @@ impl Topology {
     }
 }
 
+/// Each rank's host numbered in order of first appearance (same name: same
+/// number), from `names[r]`, rank r's host name: linear in ranks.
+pub fn host_numbers<N: Eq + std::hash::Hash>(names: &[N]) -> Vec<usize> {
+    let mut seen: HashMap<&N, usize> = HashMap::with_capacity(names.len());
+    names
+        .iter()
+        .map(|n| {
+            let next = seen.len();
+            *seen.entry(n).or_insert(next)
+        })
+        .collect()
+}
+
 /// Lemma 5's automatic order: hosts in order of their lowest rank, each
 /// host's ranks consecutive and ascending (the identity when ranks are placed
 /// consecutively on nodes; regrouped when placement is round-robin).
-pub fn automatic_ring(rank_hosts: &[String]) -> (Topology, Vec<usize>) {
-    let mut hosts: Vec<String> = Vec::new();
-    for h in rank_hosts {
-        if !hosts.contains(h) {
-            hosts.push(h.clone());
-        }
+/// `host_of[r]` is rank r's host, numbered in order of first appearance.
+pub fn automatic_ring(host_of: &[usize]) -> Vec<usize> {
+    grouped_by_host(host_of, host_of.iter().max().map_or(0, |&h| h + 1))
+}
+
+/// The ranks grouped by `host[r]` (one of `0..hosts`), hosts in that order,
+/// each host's ranks ascending: a counting sort, linear in ranks and hosts.
+fn grouped_by_host(host: &[usize], hosts: usize) -> Vec<usize> {
+    let mut start = vec![0; hosts + 1];
+    for &h in host {
+        start[h + 1] += 1;
     }
-    let topology = Topology::two_level(&hosts);
-    let order = topology.ring_order(rank_hosts).expect("every host is in its own two-level tree");
-    (topology, order)
+    for h in 0..hosts {
+        start[h + 1] += start[h];
+    }
+    let mut order = vec![0; host.len()];
+    for (r, &h) in host.iter().enumerate() {
+        order[start[h]] = r;
+        start[h] += 1;
+    }
+    order
 }
 
 #[cfg(test)]
@@ -273,12 +304,13 @@ mod tests {
     fn two_level_tree_consecutive_and_round_robin_placement() {
         // 3 nodes × 2 cores, consecutive placement: rank order is already the ring (Lemma 5).
         let consecutive = names(&["a", "a", "b", "b", "c", "c"]);
-        let (t, order) = automatic_ring(&consecutive);
+        let t = Topology::two_level(&names(&["a", "b", "c"]));
+        let order = automatic_ring(&host_numbers(&consecutive));
         assert_eq!(order, vec![0, 1, 2, 3, 4, 5]);
         t.check_contention_free(&order, &consecutive).unwrap();
         // Round-robin placement: the plain rank ring has contention, the regrouped one not.
         let round_robin = names(&["a", "b", "c", "a", "b", "c"]);
-        let (t, order) = automatic_ring(&round_robin);
+        let order = automatic_ring(&host_numbers(&round_robin));
         assert_eq!(order, vec![0, 3, 1, 4, 2, 5]);
         t.check_contention_free(&order, &round_robin).unwrap();
         let e = t.check_contention_free(&[0, 1, 2, 3, 4, 5], &round_robin).unwrap_err();
@@ -294,6 +326,33 @@ mod tests {
         t.check_contention_free(&order, &hosts).unwrap();
         let identity: Vec<usize> = (0..8).collect();
         assert!(t.check_contention_free(&identity, &hosts).unwrap_err().contains("left→right"));
+    }
+
+    #[test]
+    fn hosts_are_numbered_by_first_appearance() {
+        assert_eq!(host_numbers(&names(&["b", "a", "b", "c", "a"])), vec![0, 1, 0, 2, 1]);
+    }
+
+    #[test]
+    fn automatic_ring_is_the_two_level_trees_ring_for_any_placement() {
+        let mut seed = 777u64;
+        let mut next = |m: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % m
+        };
+        for (ranks, hosts) in [(1, 1), (7, 3), (40, 40), (64, 5), (4096, 4096), (4096, 256)] {
+            let rank_hosts: Vec<String> = (0..ranks).map(|_| format!("node{}", next(hosts))).collect();
+            let mut in_order: Vec<String> = Vec::new();
+            for h in &rank_hosts {
+                if !in_order.contains(h) {
+                    in_order.push(h.clone());
+                }
+            }
+            let order = automatic_ring(&host_numbers(&rank_hosts));
+            assert_eq!(order, Topology::two_level(&in_order).ring_order(&rank_hosts).unwrap(), "{ranks} ranks on {hosts} hosts");
+            let host_of = host_numbers(&rank_hosts);
+            assert!(order.windows(2).all(|w| host_of[w[0]] < host_of[w[1]] || (host_of[w[0]] == host_of[w[1]] && w[0] < w[1])));
+        }
     }
 
     #[test]
