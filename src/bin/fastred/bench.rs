@@ -19,11 +19,20 @@ fn pick_flavour(mpi: Option<String>) -> Result<String, String> {
 
 /// Compile the shipped benchmark for `flavour` next to this binary (once per
 /// source change). SimGrid SMPI cannot preload: there the program is linked
-/// with `lib` (`--no-as-needed`, or SMPI's weak `MPI_*` keep the built-ins).
+/// with `lib` (`--no-as-needed`, or SMPI's weak `MPI_*` keep the built-ins),
+/// so it is one program per library directory (with one for every `lib`, a
+/// program linked to another build would run that build's code).
 pub fn bench_binary(flavour: &str, lib: &Path) -> Result<PathBuf, String> {
     let dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let src = dir.join("fastred_bench.c");
-    let exe = dir.join(format!("fastred_bench.{flavour}"));
+    let exe = if flavour == "smpi" {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::fs::canonicalize(lib).unwrap_or_else(|_| lib.to_path_buf()).hash(&mut h);
+        dir.join(format!("fastred_bench.smpi-{:016x}", h.finish()))
+    } else {
+        dir.join(format!("fastred_bench.{flavour}"))
+    };
     let stale = std::fs::read_to_string(&src).map(|s| s != BENCH_SOURCE).unwrap_or(true) || !exe.exists();
     if stale {
         // Written and compiled under this process's own names, then renamed:
