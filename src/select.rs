@@ -545,6 +545,9 @@ mod tests {
             for bytes in [64 << 10, 1 << 20, 16 << 20] {
                 for coll in Collective::ALL {
                     let s = shape(coll, bytes, p);
+                    if binary_blocks_rule_covers(&s) {
+                        continue;
+                    }
                     let c = choose(&s, None, &t);
                     assert!(c.reason.to_string().contains("model"), "{coll:?} {bytes} B p {p}: {}", c.reason);
                     assert_eq!(Some(c.algorithm), fastest(&s, &t), "{coll:?} {bytes} B p {p}");
@@ -555,6 +558,35 @@ mod tests {
         assert_eq!(pick_default(Allreduce, 1 << 20, 1024), Rabenseifner);
         // The measured rules keep their range.
         assert_eq!(pick_default(Allreduce, 1 << 20, 16), Ring);
+    }
+
+    /// The measured rule for long vectors at 100-1000 processes (default.table).
+    fn binary_blocks_rule_covers(s: &Shape) -> bool {
+        matches!(s.coll, Allreduce | Reduce) && (256 << 10..=16 << 20).contains(&s.bytes) && (100..=1000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
+    }
+
+    #[test]
+    fn long_vectors_at_hundreds_of_processes_take_binary_blocks_where_measured() {
+        let t = Table::default_table();
+        for (coll, bytes, p) in [(Allreduce, 2 << 20, 1000), (Reduce, 256 << 10, 100), (Allreduce, 16 << 20, 999)] {
+            let c = choose(&shape(coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
+            assert!(!c.reason.to_string().contains("model"), "{}", c.reason);
+        }
+        // Outside the measured range, placement or collectives: the model (the circulant here).
+        for s in [
+            shape(Allreduce, 2 << 20, 1001),
+            shape(Allreduce, 2 << 20, 99),
+            shape(Allreduce, 32 << 20, 1000),
+            shape(Allreduce, 128 << 10, 1000),
+            shape(ReduceScatterBlock, 2 << 20, 1000),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 2 << 20, 1000) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(c.reason.to_string().contains("model"), "{s:?}: {}", c.reason);
+        }
+        assert_eq!(pick_default(Allreduce, 2 << 20, 1024), Rabenseifner); // powers of two keep halving & doubling
+        assert_eq!(pick_default(Allreduce, 2 << 20, 1001), Circulant);
     }
 
     #[test]
