@@ -465,8 +465,14 @@ fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 /// automatic order (ranks grouped by host). Problems with the file: one
 /// warning on rank 0, naming the line, then the automatic order.
 fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiResult<Placement> {
-    let names = if topology { gather_host_names(shadow, size)? } else { Vec::new() };
-    let host_of = if topology { host_numbers(&names) } else { host_numbers(&gather_host_keys(shadow, size)?) };
+    // A topology file names hosts, so it needs the names; otherwise keys do.
+    let (names, host_of) = if topology {
+        let names = gather_host_names(shadow, size)?;
+        let host_of = host_numbers(&names);
+        (names, host_of)
+    } else {
+        (Vec::new(), host_numbers(&gather_host_keys(shadow, size)?))
+    };
     let file = if rank == 0 && topology { config::local().topology_file().cloned() } else { None };
     let payload = if topology { broadcast_bytes(shadow, file.map(|f| f.to_payload()).unwrap_or_default())? } else { Vec::new() };
     let config::File { path, text } = config::File::from_payload(&payload);

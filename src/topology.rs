@@ -333,13 +333,17 @@ mod tests {
         assert_eq!(host_numbers(&names(&["b", "a", "b", "c", "a"])), vec![0, 1, 0, 2, 1]);
     }
 
-    #[test]
-    fn automatic_ring_is_the_two_level_trees_ring_for_any_placement() {
-        let mut seed = 777u64;
-        let mut next = |m: usize| {
+    /// Deterministic pseudo-random numbers below `m` (a linear congruential generator).
+    fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |m| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as usize % m
-        };
+        }
+    }
+
+    #[test]
+    fn automatic_ring_is_the_two_level_trees_ring_for_any_placement() {
+        let mut next = below(777);
         for (ranks, hosts) in [(1, 1), (7, 3), (40, 40), (64, 5), (4096, 4096), (4096, 256)] {
             let rank_hosts: Vec<String> = (0..ranks).map(|_| format!("node{}", next(hosts))).collect();
             let mut in_order: Vec<String> = Vec::new();
@@ -348,9 +352,9 @@ mod tests {
                     in_order.push(h.clone());
                 }
             }
-            let order = automatic_ring(&host_numbers(&rank_hosts));
-            assert_eq!(order, Topology::two_level(&in_order).ring_order(&rank_hosts).unwrap(), "{ranks} ranks on {hosts} hosts");
             let host_of = host_numbers(&rank_hosts);
+            let order = automatic_ring(&host_of);
+            assert_eq!(order, Topology::two_level(&in_order).ring_order(&rank_hosts).unwrap(), "{ranks} ranks on {hosts} hosts");
             assert!(order.windows(2).all(|w| host_of[w[0]] < host_of[w[1]] || (host_of[w[0]] == host_of[w[1]] && w[0] < w[1])));
         }
     }
@@ -358,11 +362,7 @@ mod tests {
     #[test]
     fn every_dfs_ring_of_random_trees_is_contention_free() {
         // Deterministic pseudo-random trees: switch k links to a switch before it.
-        let mut seed = 12345u64;
-        let mut next = |m: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % m
-        };
+        let mut next = below(12345);
         for switches in 1..12 {
             let mut text = String::new();
             for s in 0..switches {
