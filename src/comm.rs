@@ -191,6 +191,7 @@ static STATES_FREED: AtomicU64 = AtomicU64::new(0);
 /// How many communicators' states have been freed so far. While it is
 /// unchanged, a handle that had state still names the same communicator (MPI
 /// may reuse a handle only after the communicator it named is freed).
+#[inline]
 pub fn states_freed() -> u64 {
     STATES_FREED.load(Ordering::Acquire)
 }

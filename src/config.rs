@@ -229,6 +229,7 @@ pub fn override_word() -> u64 {
 
 /// Both overrides in one word: equal words, equal overrides (a remembered
 /// call is valid only while it is unchanged: `dispatch::repeat`).
+#[inline]
 pub fn overrides_word() -> u64 {
     OVERRIDE.load(Ordering::Relaxed) | u64::from(REPRODUCIBLE_OVERRIDE.load(Ordering::Relaxed)) << 40
 }

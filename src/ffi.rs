@@ -29,6 +29,48 @@ const _: () = {
 #[cfg(not(any(fastred_mpi = "mpich", fastred_mpi = "openmpi", fastred_mpi = "smpi")))]
 compile_error!("build.rs did not detect the MPI flavour (set MPICC=mpicc.mpich, mpicc.openmpi or smpicc)");
 
+/// A handle's bits, to remember it in an atomic word (MPICH handles are
+/// `int`s, Open MPI's and SMPI's pointers).
+pub trait HandleBits: Copy {
+    fn bits(self) -> u64;
+}
+
+impl<T> HandleBits for *mut T {
+    fn bits(self) -> u64 {
+        self as usize as u64
+    }
+}
+
+impl HandleBits for c_int {
+    fn bits(self) -> u64 {
+        self as u32 as u64
+    }
+}
+
+impl HandleBits for *const c_void {
+    fn bits(self) -> u64 {
+        self as usize as u64
+    }
+}
+
+impl HandleBits for MPI_Comm {
+    fn bits(self) -> u64 {
+        self.0.bits()
+    }
+}
+
+impl HandleBits for MPI_Datatype {
+    fn bits(self) -> u64 {
+        self.0.bits()
+    }
+}
+
+impl HandleBits for MPI_Op {
+    fn bits(self) -> u64 {
+        self.0.bits()
+    }
+}
+
 /// The MPI this library was built for: "mpich", "openmpi" or "smpi".
 pub const FLAVOUR: &str = env!("FASTRED_MPI_FLAVOUR");
 

@@ -74,6 +74,16 @@ pub fn is_initialized() -> bool {
     yes
 }
 
+/// Whether the program's MPI calls never run concurrently: its thread level
+/// (`MPI_Query_thread`) is below `MPI_THREAD_MULTIPLE`, so MPI's own contract
+/// orders every intercepted call after the one before (single, funneled,
+/// serialized). False if the level cannot be read.
+pub fn calls_are_serialized() -> bool {
+    let mut level = 0;
+    // SAFETY: out-pointer to a local; valid once MPI is initialised.
+    unsafe { ffi::PMPI_Query_thread(&mut level) == ffi::SUCCESS && level < ffi::MPI_THREAD_MULTIPLE as c_int }
+}
+
 /// MPI is initialised and not yet finalised.
 pub fn is_running() -> bool {
     let (mut init, mut fini) = (0, 0);

@@ -95,6 +95,20 @@ pub fn record_handover(c: Collective) {
     }
 }
 
+/// Calls handed to the library by the serialized programs' shortcut
+/// (`dispatch::repeat::handed_over_before`), per collective: a plain load and
+/// store (below `MPI_THREAD_MULTIPLE` MPI's contract orders the calls, and
+/// only that shortcut writes here), added to the native count when read.
+static SERIALIZED_HANDOVERS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+/// Record one call handed over by that shortcut.
+#[inline]
+pub fn record_serialized_handover(c: Collective) {
+    LAST[c as usize].store(Algorithm::Native.index() as i32, Ordering::Relaxed);
+    let n = &SERIALIZED_HANDOVERS[c as usize];
+    n.store(n.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
+
 /// Add this thread's pending counts to the table (before reading it).
 fn flush_this_thread() {
     let _ = PENDING.try_with(Pending::flush);
@@ -109,7 +123,8 @@ pub fn get(c: Collective, a: Algorithm) -> Counters {
     flush_this_thread();
     let at = index(c, a) * FIELDS;
     let v = |f: usize| TABLE[at + f].load(Ordering::Relaxed);
-    Counters { calls: v(0), user_bytes: v(1), messages_sent: v(2), bytes_sent: v(3), bytes_received: v(4), bytes_copied: v(5), nanoseconds: v(6) }
+    let serialized = if a == Algorithm::Native { SERIALIZED_HANDOVERS[c as usize].load(Ordering::Relaxed) } else { 0 };
+    Counters { calls: v(0) + serialized, user_bytes: v(1), messages_sent: v(2), bytes_sent: v(3), bytes_received: v(4), bytes_copied: v(5), nanoseconds: v(6) }
 }
 
 /// Calls of `c` run by fastred's own algorithms.
@@ -125,7 +140,11 @@ pub fn fallback_calls(c: Collective) -> u64 {
 /// All counters as one flat array (for gathering).
 pub fn snapshot() -> Vec<u64> {
     flush_this_thread();
-    TABLE.iter().map(|v| v.load(Ordering::Relaxed)).collect()
+    let mut all: Vec<u64> = TABLE.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+    for c in Collective::ALL {
+        all[index(c, Algorithm::Native) * FIELDS] += SERIALIZED_HANDOVERS[c as usize].load(Ordering::Relaxed);
+    }
+    all
 }
 
 /// Length of [`snapshot`].

@@ -68,7 +68,7 @@ check() {
 echo "== [$flavour] building test programs in $out"
 CC="mpicc.$flavour"
 FC="mpifort.$flavour"
-for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible step_sync repeat_calls; do
+for prog in collectives isolation errors fallback stats reliability battery churn allocations in_place_library native_rules reproducible step_sync repeat_calls handover_repeats; do
     $CC -O1 -Wall -Wno-unused-function -I"$root/include" -o "$out/$prog" "$root/tests/mpi/$prog.c" || exit 1
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
@@ -345,6 +345,11 @@ check "allocations-np2" 300 "allocations: [0-9]+ cases checked AND allocations: 
 # comes back for another communicator, a root change, a switched algorithm.
 check "repeat-calls-np2" 300 "repeat_calls: a freed handle came back [1-9][0-9]* times AND repeat_calls: OK" 2 $P "$out/repeat_calls"
 check "repeat-calls-np3" 300 "repeat_calls: OK" 3 $P "$out/repeat_calls"
+# Hand-overs remembered per collective (serialized programs): every change of
+# count, datatype, op or communicator after a run of them is decided afresh.
+for np in 2 3; do
+    check "handover-repeats-np$np" 300 "handover_repeats: OK" $np $P FASTRED_TUNING="$root/tests/mpi/handover_repeats.table" "$out/handover_repeats"
+done
 check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median" 2 $P "$out/churn" 10000 3 4096
 
 if [ "$flavour" = openmpi ]; then

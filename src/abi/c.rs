@@ -11,7 +11,7 @@ pub unsafe extern "C" fn MPI_Allreduce(
     sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm,
 ) -> c_int {
     let call = Call { coll: Collective::Allreduce, sendbuf, recvbuf, counts: Counts::One(count as i64), datatype, op, root: 0, comm };
-    run(&call, |sendbuf, recvbuf| ffi::PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm))
+    run(call, move |sendbuf, recvbuf| ffi::PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm))
 }
 
 #[no_mangle]
@@ -20,7 +20,7 @@ pub unsafe extern "C" fn MPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     let call = Call { coll: Collective::Reduce, sendbuf, recvbuf, counts: Counts::One(count as i64), datatype, op, root, comm };
-    run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm))
+    run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm))
 }
 
 #[no_mangle]
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn MPI_Reduce_scatter(
     let call = Call {
         coll: Collective::ReduceScatter, sendbuf, recvbuf, counts: Counts::PerRank(recvcounts), datatype, op, root: 0, comm,
     };
-    run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm))
+    run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm))
 }
 
 #[no_mangle]
@@ -41,7 +41,7 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
     let call = Call {
         coll: Collective::ReduceScatterBlock, sendbuf, recvbuf, counts: Counts::One(recvcount as i64), datatype, op, root: 0, comm,
     };
-    run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm))
+    run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm))
 }
 
 /// MPI-4 large-count forms (MPICH 4 only; Open MPI 4.1 has none).
@@ -55,7 +55,7 @@ mod large_count {
         sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm,
     ) -> c_int {
         let call = Call { coll: Collective::Allreduce, sendbuf, recvbuf, counts: Counts::One(count), datatype, op, root: 0, comm };
-        run(&call, |sendbuf, recvbuf| ffi::PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm))
+        run(call, move |sendbuf, recvbuf| ffi::PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm))
     }
 
     #[no_mangle]
@@ -64,7 +64,7 @@ mod large_count {
         comm: MPI_Comm,
     ) -> c_int {
         let call = Call { coll: Collective::Reduce, sendbuf, recvbuf, counts: Counts::One(count), datatype, op, root, comm };
-        run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm))
+        run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm))
     }
 
     #[no_mangle]
@@ -76,7 +76,7 @@ mod large_count {
             coll: Collective::ReduceScatter, sendbuf, recvbuf, counts: Counts::PerRankLarge(recvcounts), datatype, op, root: 0,
             comm,
         };
-        run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm))
+        run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm))
     }
 
     #[no_mangle]
@@ -87,7 +87,7 @@ mod large_count {
         let call = Call {
             coll: Collective::ReduceScatterBlock, sendbuf, recvbuf, counts: Counts::One(recvcount), datatype, op, root: 0, comm,
         };
-        run(&call, |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm))
+        run(call, move |sendbuf, recvbuf| ffi::PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm))
     }
 }
 

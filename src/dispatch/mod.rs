@@ -121,6 +121,7 @@ pub fn finalize() {
         return;
     }
     startup(); // logging, for a rank whose first call into fastred is this
+    repeat::disable_serialized();
     stats::report_at_finalize();
     comm::release_keyval();
 }
@@ -134,8 +135,20 @@ pub fn finalize() {
 /// the decision of the last call of the same kind; the clock is read, and
 /// bytes and messages are counted, only with `FASTRED_STATS` set; a repeat
 /// of a call handed to the library goes there after one thread-local lookup.
-#[inline]
-pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
+#[inline(always)]
+pub fn run(call: Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
+    if repeat::handed_over_before(&call) {
+        // A serialized program's repeat of its last hand-over of this collective.
+        stats::record_serialized_handover(call.coll);
+        return fallback(call.sendbuf, call.recvbuf);
+    }
+    run_checked(call, fallback)
+}
+
+/// [`run`] past the serialized programs' hand-over shortcut.
+#[inline(never)]
+fn run_checked(call: Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
+    let call = &call;
     if FINALIZING.load(Ordering::Relaxed) || !mpi::is_initialized() {
         return fallback(call.sendbuf, call.recvbuf);
     }
@@ -145,6 +158,7 @@ pub fn run(call: &Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_i
     let plain = recalled.filter(|d| validate::plain_buffers(call, d.state.rank));
     if plain.is_some_and(|d| d.algorithm == Algorithm::Native) {
         // A repeat of a call handed to the library, with ordinary buffers: straight there.
+        repeat::note_handed_over(call, plain.as_ref().expect("checked above"));
         let start = timed.then(Instant::now);
         let rc = fallback(call.sendbuf, call.recvbuf);
         if timed {
@@ -237,7 +251,8 @@ pub(crate) fn startup() {
     STARTED.get_or_init(|| {
         check_library_matches_build();
         config::init_logging(mpi::rank(handle::comm_world()).unwrap_or(0) as i32);
-        let _ = config::local(); // read the environment (warnings go to the log)
+        let timed = config::local().stats; // read the environment (warnings go to the log)
+        repeat::enable_serialized(mpi::calls_are_serialized(), timed);
         log::debug!("fastred {} ({} build) active", env!("CARGO_PKG_VERSION"), ffi::FLAVOUR);
     });
 }

@@ -13,6 +13,13 @@
 //! only when handed to the library or run in shared memory, on at most
 //! [`MAX_COUNTS`] processes (their counts, in user memory, are compared entry
 //! by entry).
+//!
+//! Programs whose MPI calls are serialized (thread level below
+//! `MPI_THREAD_MULTIPLE`, as most are) also keep, per collective, the last
+//! call handed to the library with ordinary buffers ([`handed_over_before`]):
+//! a repeat of it goes to the library after a few plain loads and compares,
+//! no thread-local lookup (the cost of a hand-over is then close to a bare
+//! interposer's; docs/per-call-overhead.md, "Hand-overs in serialized programs").
 
 use super::buffers::user_counts;
 use super::{Call, Counts};
@@ -22,8 +29,10 @@ use crate::config;
 use crate::ffi::{MPI_Comm, MPI_Datatype, MPI_Op};
 use crate::op::BuiltinReducer;
 use crate::select::{Algorithm, Collective};
+use crate::ffi::HandleBits;
 use std::cell::RefCell;
 use std::os::raw::c_int;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Most processes an irregular reduce-scatter is remembered for.
 const MAX_COUNTS: usize = 16;
@@ -120,4 +129,128 @@ pub fn remember(call: &Call, decided: Decided) {
             decided,
         })
     });
+}
+
+/// The last call of one collective handed to the library with ordinary
+/// buffers, in a serialized program. Relaxed atomics, i.e. plain loads and
+/// stores: MPI's thread contract orders every access (calls are never
+/// concurrent below `MPI_THREAD_MULTIPLE`), so the words always belong to one
+/// recording.
+struct HandedOver {
+    valid: AtomicBool,
+    comm: AtomicU64,
+    datatype: AtomicU64,
+    op: AtomicU64,
+    /// `count` / `recvcount`; for an irregular reduce-scatter, its first `p` entries.
+    counts: [AtomicI64; MAX_COUNTS],
+    /// 0 for one count, else the `p` of the irregular counts.
+    irregular: AtomicUsize,
+    root: AtomicI64,
+    /// Whether this rank's receive buffer is used (not a reduce's other ranks').
+    needs_recvbuf: AtomicBool,
+    states_freed: AtomicU64,
+    overrides: AtomicU64,
+}
+
+static HANDED_OVER: [HandedOver; 4] = [const {
+    HandedOver {
+        valid: AtomicBool::new(false),
+        comm: AtomicU64::new(0),
+        datatype: AtomicU64::new(0),
+        op: AtomicU64::new(0),
+        counts: [const { AtomicI64::new(0) }; MAX_COUNTS],
+        irregular: AtomicUsize::new(0),
+        root: AtomicI64::new(0),
+        needs_recvbuf: AtomicBool::new(false),
+        states_freed: AtomicU64::new(0),
+        overrides: AtomicU64::new(0),
+    }
+}; 4];
+
+/// Whether [`handed_over_before`] may be used: the program's calls are
+/// serialized and not timed (`FASTRED_STATS` times every call), and
+/// `MPI_Finalize` has not begun.
+static SERIALIZED: AtomicBool = AtomicBool::new(false);
+
+/// `MPI_IN_PLACE`'s bits, read once by [`enable_serialized`].
+static IN_PLACE: AtomicU64 = AtomicU64::new(0);
+
+/// At start-up: use [`handed_over_before`] if `serialized` (the program's
+/// thread level) and calls are not timed.
+pub fn enable_serialized(serialized: bool, timed: bool) {
+    IN_PLACE.store(crate::mpi::handle::in_place().bits(), Relaxed);
+    SERIALIZED.store(serialized && !timed, Relaxed);
+}
+
+/// At `MPI_Finalize`: from now on calls take the full path.
+pub fn disable_serialized() {
+    SERIALIZED.store(false, Relaxed);
+}
+
+/// Whether `call` repeats the last call of its collective handed to the
+/// library, still valid, with ordinary buffers (see [`validate::plain_buffers`](super::validate::plain_buffers)):
+/// then it goes straight to the library.
+#[inline(always)]
+pub fn handed_over_before(call: &Call) -> bool {
+    if !SERIALIZED.load(Relaxed) {
+        return false;
+    }
+    let h = &HANDED_OVER[call.coll as usize];
+    let send = call.sendbuf.bits();
+    h.valid.load(Relaxed)
+        && h.comm.load(Relaxed) == call.comm.bits()
+        && h.datatype.load(Relaxed) == call.datatype.bits()
+        && h.op.load(Relaxed) == call.op.bits()
+        && h.root.load(Relaxed) == i64::from(call.root)
+        && same_counts(h, call)
+        && send != 0
+        && send != IN_PLACE.load(Relaxed)
+        && send != call.recvbuf.bits()
+        && (!call.recvbuf.is_null() || !h.needs_recvbuf.load(Relaxed))
+        && h.states_freed.load(Relaxed) == comm::states_freed()
+        && h.overrides.load(Relaxed) == config::overrides_word()
+}
+
+#[inline(always)]
+fn same_counts(h: &HandedOver, call: &Call) -> bool {
+    match (call.counts, h.irregular.load(Relaxed)) {
+        (Counts::One(n), 0) => h.counts[0].load(Relaxed) == n,
+        (Counts::One(_), _) | (_, 0) => false,
+        (_, p) => user_counts(call, p).is_some_and(|counts| counts.zip(&h.counts).all(|(n, c)| c.load(Relaxed) == n)),
+    }
+}
+
+/// Record `call`, a repeat handed to the library with ordinary buffers
+/// (decided as `d`), for [`handed_over_before`].
+pub fn note_handed_over(call: &Call, d: &Decided) {
+    if !SERIALIZED.load(Relaxed) {
+        return;
+    }
+    let h = &HANDED_OVER[call.coll as usize];
+    let p = d.state.size;
+    let irregular = match call.counts {
+        Counts::One(n) => {
+            h.counts[0].store(n, Relaxed);
+            0
+        }
+        _ => match user_counts(call, p) {
+            Some(counts) if p <= MAX_COUNTS => {
+                counts.zip(&h.counts).for_each(|(n, c)| c.store(n, Relaxed));
+                p
+            }
+            _ => {
+                h.valid.store(false, Relaxed);
+                return;
+            }
+        },
+    };
+    h.irregular.store(irregular, Relaxed);
+    h.comm.store(call.comm.bits(), Relaxed);
+    h.datatype.store(call.datatype.bits(), Relaxed);
+    h.op.store(call.op.bits(), Relaxed);
+    h.root.store(i64::from(call.root), Relaxed);
+    h.needs_recvbuf.store(call.coll != Collective::Reduce || d.state.rank as c_int == call.root, Relaxed);
+    h.states_freed.store(comm::states_freed(), Relaxed);
+    h.overrides.store(config::overrides_word(), Relaxed);
+    h.valid.store(true, Relaxed);
 }
