@@ -134,7 +134,10 @@ pub fn finalize() {
 /// the communicator's attribute, takes no lock, formats nothing and reuses
 /// the decision of the last call of the same kind; the clock is read, and
 /// bytes and messages are counted, only with `FASTRED_STATS` set; a repeat
-/// of a call handed to the library goes there after one thread-local lookup.
+/// of a call handed to the library goes there after one thread-local lookup,
+/// and in a serialized program (below `MPI_THREAD_MULTIPLE`) after a few
+/// compares, before anything else ([`repeat::handed_over_before`]; inlined
+/// into the exported function, which builds the rest only past it).
 #[inline(always)]
 pub fn run(call: Call, fallback: impl FnOnce(*const c_void, *mut c_void) -> c_int) -> c_int {
     if repeat::handed_over_before(&call) {
