@@ -308,6 +308,25 @@ fn binary_blocks_avoids_the_removal_overhead_when_delta_expo_max_is_small() {
     }
 }
 
+#[test]
+fn binary_blocks_reduce_scatter_is_the_halving_then_its_blocks_to_their_owners() {
+    // For p = 2^k there is one block: recursive halving leaves process q with
+    // segment bitreverse(q), which for even blocks of n/p is block
+    // bitreverse(q); it then goes to its owner unless that is q itself.
+    for p in [1usize, 2, 4, 8, 16, 32, 64] {
+        let n = 5 * p;
+        let blocks = Blocks::even(n, p);
+        let per_rank = traffic(p, n, |t, op, b| binary_blocks::reduce_scatter(t, op, b, &Blocks::even(b.len(), t.size())));
+        let k = p.trailing_zeros();
+        for (q, t) in per_rank.iter().enumerate() {
+            let owner = if k == 0 { 0 } else { q.reverse_bits() >> (usize::BITS - k) };
+            let delivery = if owner == q { 0 } else { blocks.count(owner) };
+            assert_eq!(t.bytes_sent as usize, n - n / p + delivery, "p={p} rank {q}");
+            assert_eq!(t.messages_sent as usize, k as usize + usize::from(delivery > 0), "p={p} rank {q}");
+        }
+    }
+}
+
 // ---- Träff's circulant algorithms: counts for every p up to 1024 ----------
 
 

@@ -206,7 +206,7 @@ pub static REGISTRY: [Descriptor; 18] = [
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
         estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None, in_blocks: InBlocks::Split(binary_blocks::estimate_in_blocks),
     },
     Descriptor {
