@@ -198,39 +198,88 @@ fn overlap(a: &Range<usize>, b: &Range<usize>) -> Range<usize> {
     start..a.end.min(b.end).max(start)
 }
 
+/// The transfers of [`deliver_blocks`]: for each segment j of the largest
+/// block's level (held by `Place::holder(largest, j)`) and each process r
+/// whose block overlaps it, the bytes they share, in staircase order (neither
+/// j nor r ever decreases), so the transfers of one holder are consecutive,
+/// and so are those of one receiver.
+struct Staircase<'a> {
+    seg: Segments,
+    level: u32,
+    blocks: &'a Blocks,
+    esz: usize,
+    j: usize,
+    r: usize,
+}
+
+impl Iterator for Staircase<'_> {
+    /// (segment, receiving process, bytes).
+    type Item = (usize, usize, Range<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.j < 1 << self.level && self.r < self.blocks.len() {
+            let (j, r) = (self.j, self.r);
+            let held = self.seg.bytes(self.level, j, self.esz);
+            let block = self.blocks.bytes(r, self.esz);
+            self.j += usize::from(held.end <= block.end);
+            self.r += usize::from(block.end <= held.end);
+            let part = overlap(&held, &block);
+            if !part.is_empty() {
+                return Some((j, r, part));
+            }
+        }
+        None
+    }
+}
+
 /// After [`reduce_into_largest_block`]: every process gets its block of
 /// the reduced vector from the processes of the largest block, whose final
-/// segments tile the vector in segment order. The transfers go in one
-/// global order, by segment and then by receiving process, which every
-/// process follows for its own part: so blocking sends and receives cannot
-/// deadlock (the first unfinished transfer always has both ends at it).
-/// What a process receives goes to scratch until it has sent all it holds
-/// (its block may overlap the segment it has yet to send).
+/// segments tile the vector. Transfer k of the [`Staircase`] goes in round
+/// k mod R, R the most transfers of one holder or one receiver: a holder's
+/// transfers, and a receiver's, are consecutive, so in each round a process
+/// sends at most one and receives at most one, with one call (`sendrecv`,
+/// `send` or `recv`) whose receive is posted while its send goes: no round
+/// can deadlock, and the rounds run side by side across the processes
+/// (usually R ≤ 3). What a process receives goes to scratch until it has
+/// sent all it holds (its block may overlap its segment).
 fn deliver_blocks(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, at: &Place, blocks: &Blocks, esz: usize) -> MpiResult {
-    let largest = at.blocks[0];
-    let (rank, p) = (t.rank(), t.size());
+    let level = at.blocks[0].level;
+    let rank = t.rank();
+    let staircase = || Staircase { seg, level, blocks, esz, j: 0, r: 0 };
     let mine = blocks.bytes(rank, esz);
     let mut own = super::scratch(mine.len())?;
-    for j in 0..1usize << largest.level {
-        let held = seg.bytes(largest.level, j, esz);
-        let holder = Place::holder(largest, j);
-        if holder == rank {
-            for r in 0..p {
-                let part = overlap(&blocks.bytes(r, esz), &held);
-                if part.is_empty() {
-                    continue;
-                }
-                if r == rank {
-                    super::copy(t, &mut own[part.start - mine.start..part.end - mine.start], &buf[part]);
-                } else {
-                    t.send(r, &buf[part])?;
-                }
+    // This process's transfers (index k, peer, bytes) and the number of rounds.
+    let (mut rounds, mut run_j, mut run_r, mut last) = (1, 0, 0, (usize::MAX, usize::MAX));
+    let (mut send_k, mut send_to, mut sent): (Pooled<usize>, Pooled<usize>, Pooled<Range<usize>>) = (Pooled::new(), Pooled::new(), Pooled::new());
+    let (mut recv_k, mut recv_from, mut received): (Pooled<usize>, Pooled<usize>, Pooled<Range<usize>>) = (Pooled::new(), Pooled::new(), Pooled::new());
+    for (k, (j, r, part)) in staircase().enumerate() {
+        run_j = if j == last.0 { run_j + 1 } else { 1 };
+        run_r = if r == last.1 { run_r + 1 } else { 1 };
+        rounds = rounds.max(run_j).max(run_r);
+        last = (j, r);
+        let holder = Place::holder(at.blocks[0], j);
+        if holder == rank && r == rank {
+            super::copy(t, &mut own[part.start - mine.start..part.end - mine.start], &buf[part]);
+        } else if holder == rank {
+            send_k.push(k);
+            send_to.push(r);
+            sent.push(part);
+        } else if r == rank {
+            recv_k.push(k);
+            recv_from.push(holder);
+            received.push(part);
+        }
+    }
+    let in_round = |ks: &[usize], round: usize| ks.iter().position(|&k| k % rounds == round);
+    for round in 0..rounds {
+        match (in_round(&send_k, round), in_round(&recv_k, round)) {
+            (Some(s), Some(q)) => {
+                let into = received[q].start - mine.start..received[q].end - mine.start;
+                t.sendrecv(send_to[s], &buf[sent[s].clone()], recv_from[q], &mut own[into])?
             }
-        } else {
-            let part = overlap(&mine, &held);
-            if !part.is_empty() {
-                t.recv(holder, &mut own[part.start - mine.start..part.end - mine.start])?;
-            }
+            (Some(s), None) => t.send(send_to[s], &buf[sent[s].clone()])?,
+            (None, Some(q)) => t.recv(recv_from[q], &mut own[received[q].start - mine.start..received[q].end - mine.start])?,
+            (None, None) => {}
         }
     }
     super::copy(t, &mut buf[mine], &own);
