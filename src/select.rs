@@ -562,14 +562,14 @@ mod tests {
 
     /// The measured rules for long vectors at 100-1000 processes (default.table).
     fn binary_blocks_rule_covers(s: &Shape) -> bool {
-        let from = if matches!(s.coll, Allreduce | Reduce) { 256 << 10 } else { 2000 << 10 };
+        let from = if matches!(s.coll, Allreduce | Reduce) { 256 << 10 } else { 250 << 10 };
         (from..=16 << 20).contains(&s.bytes) && (100..=1000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
     #[test]
     fn long_vectors_at_hundreds_of_processes_take_binary_blocks_where_measured() {
         let t = Table::default_table();
-        for (coll, bytes, p) in [(Allreduce, 2 << 20, 1000), (Reduce, 256 << 10, 100), (Allreduce, 16 << 20, 999), (ReduceScatterBlock, 2096800, 100), (ReduceScatter, 16 << 20, 1000)] {
+        for (coll, bytes, p) in [(Allreduce, 2 << 20, 1000), (Reduce, 256 << 10, 100), (Allreduce, 16 << 20, 999), (ReduceScatterBlock, 2096800, 100), (ReduceScatter, 16 << 20, 1000), (ReduceScatterBlock, 261600, 100), (ReduceScatter, 256000, 1000)] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
             assert!(!c.reason.to_string().contains("model"), "{}", c.reason);
@@ -580,7 +580,7 @@ mod tests {
             shape(Allreduce, 2 << 20, 99),
             shape(Allreduce, 32 << 20, 1000),
             shape(Allreduce, 128 << 10, 1000),
-            shape(ReduceScatterBlock, 1 << 20, 1000),
+            shape(ReduceScatterBlock, 249 << 10, 1000),
             shape(ReduceScatter, 32 << 20, 100),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 2 << 20, 1000) },
         ] {
