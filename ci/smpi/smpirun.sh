@@ -16,6 +16,8 @@
 #                     different leaves)
 #   --topology        give fastred the platform's tree (platform.py's topology
 #                     file, FASTRED_TOPOLOGY) for its contention-free ring
+#   --bcast NAME      SMPI's broadcast for set-up calls (default binomial_tree;
+#                     mpich where a --builtin allreduce broadcasts: see below)
 #
 # Simulated time is deterministic: computation between MPI calls is not
 # measured (smpi/simulate-computation:no; fastred charges its reductions itself,
@@ -35,13 +37,17 @@ kind=flat
 per_node=1
 placement=consecutive
 topology=
+bcast=binomial_tree
 np=
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --platform) kind=$2; shift 2 ;;
         --per-node) per_node=$2; shift 2 ;;
-        --builtin) args+=("--cfg=smpi/${2%%:*}:${2#*:}"); shift 2 ;;
+        --builtin) args+=("--cfg=smpi/${2%%:*}:${2#*:}")
+            case $2 in allreduce:redbcast|allreduce:mvapich2*|allreduce:impi|allreduce:automatic) bcast=mpich ;; esac
+            shift 2 ;;
+        --bcast) bcast=$2; shift 2 ;;
         --placement) placement=$2; shift 2 ;;
         --topology) topology=1; shift ;;
         -np|-n) np=$2; shift 2 ;;
@@ -50,7 +56,7 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 nodes=$(( (np + per_node - 1) / per_node ))
@@ -69,10 +75,21 @@ case $placement in
 esac
 # K ranks per host: each host named K times in a row.
 awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
+# Broadcasts run SMPI's binomial tree (--bcast NAME: another), what its `mpich`
+# selector runs for short ones, without that selector's first step: `bcast__mpich` calls
+# `Comm::init_smp()` on every communicator it meets, two ring allgathers over
+# all ranks, and SMPI's `MPI_Comm_create`/`MPI_Comm_dup` broadcast the new
+# communicator's id with the selected broadcast. With `mpich` each communicator
+# fastred makes cost 10.7 ms of simulated time and 47 CPU-seconds at 1024 ranks
+# (5 us and a fraction of a second with the tree), and p = 4096 never finished
+# its start-up (docs/smpi.md, "p = 4096"). Only set-up broadcasts use it: no
+# reduction of fastred's calls MPI_Bcast. SMPI's allreduces that broadcast
+# (`redbcast`, `mvapich2`'s two-level, and the `impi` and `automatic` selectors,
+# which may run those) keep `mpich`'s broadcast, as in every earlier run.
 # Its own temporary directory: SMPI copies the program and libfastred.so there
 # for each rank, and simulations may run side by side.
 smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
     --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/ois:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
-    --cfg=smpi/allgather:mpich --cfg=smpi/bcast:mpich --cfg=smpi/barrier:mpich \
+    --cfg=smpi/allgather:mpich --cfg=smpi/bcast:"$bcast" --cfg=smpi/barrier:mpich \
     --log=root.thr:warning "${args[@]}" "$@"
