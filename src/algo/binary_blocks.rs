@@ -232,6 +232,15 @@ impl Iterator for Staircase<'_> {
     }
 }
 
+/// One transfer of [`deliver_blocks`] at one of its ends: its index in the
+/// [`Staircase`], the process at the other end, the bytes of the vector.
+struct Transfer {
+    k: usize,
+    peer: usize,
+    bytes: Range<usize>,
+}
+crate::pool_item!(Transfer);
+
 /// After [`reduce_into_largest_block`]: every process gets its block of
 /// the reduced vector from the processes of the largest block, whose final
 /// segments tile the vector. Transfer k of the [`Staircase`] goes in round
@@ -245,40 +254,32 @@ impl Iterator for Staircase<'_> {
 fn deliver_blocks(t: &(impl Transport + ?Sized), buf: &mut [u8], seg: Segments, at: &Place, blocks: &Blocks, esz: usize) -> MpiResult {
     let level = at.blocks[0].level;
     let rank = t.rank();
-    let staircase = || Staircase { seg, level, blocks, esz, j: 0, r: 0 };
     let mine = blocks.bytes(rank, esz);
+    let in_own = |bytes: &Range<usize>| bytes.start - mine.start..bytes.end - mine.start;
     let mut own = super::scratch(mine.len())?;
-    // This process's transfers (index k, peer, bytes) and the number of rounds.
+    // This process's transfers and the number of rounds.
     let (mut rounds, mut run_j, mut run_r, mut last) = (1, 0, 0, (usize::MAX, usize::MAX));
-    let (mut send_k, mut send_to, mut sent): (Pooled<usize>, Pooled<usize>, Pooled<Range<usize>>) = (Pooled::new(), Pooled::new(), Pooled::new());
-    let (mut recv_k, mut recv_from, mut received): (Pooled<usize>, Pooled<usize>, Pooled<Range<usize>>) = (Pooled::new(), Pooled::new(), Pooled::new());
-    for (k, (j, r, part)) in staircase().enumerate() {
+    let (mut sends, mut receives): (Pooled<Transfer>, Pooled<Transfer>) = (Pooled::new(), Pooled::new());
+    for (k, (j, r, bytes)) in (Staircase { seg, level, blocks, esz, j: 0, r: 0 }).enumerate() {
         run_j = if j == last.0 { run_j + 1 } else { 1 };
         run_r = if r == last.1 { run_r + 1 } else { 1 };
         rounds = rounds.max(run_j).max(run_r);
         last = (j, r);
         let holder = Place::holder(at.blocks[0], j);
         if holder == rank && r == rank {
-            super::copy(t, &mut own[part.start - mine.start..part.end - mine.start], &buf[part]);
+            super::copy(t, &mut own[in_own(&bytes)], &buf[bytes]);
         } else if holder == rank {
-            send_k.push(k);
-            send_to.push(r);
-            sent.push(part);
+            sends.push(Transfer { k, peer: r, bytes });
         } else if r == rank {
-            recv_k.push(k);
-            recv_from.push(holder);
-            received.push(part);
+            receives.push(Transfer { k, peer: holder, bytes });
         }
     }
-    let in_round = |ks: &[usize], round: usize| ks.iter().position(|&k| k % rounds == round);
     for round in 0..rounds {
-        match (in_round(&send_k, round), in_round(&recv_k, round)) {
-            (Some(s), Some(q)) => {
-                let into = received[q].start - mine.start..received[q].end - mine.start;
-                t.sendrecv(send_to[s], &buf[sent[s].clone()], recv_from[q], &mut own[into])?
-            }
-            (Some(s), None) => t.send(send_to[s], &buf[sent[s].clone()])?,
-            (None, Some(q)) => t.recv(recv_from[q], &mut own[received[q].start - mine.start..received[q].end - mine.start])?,
+        let in_round = |x: &&Transfer| x.k % rounds == round;
+        match (sends.iter().find(in_round), receives.iter().find(in_round)) {
+            (Some(s), Some(q)) => t.sendrecv(s.peer, &buf[s.bytes.clone()], q.peer, &mut own[in_own(&q.bytes)])?,
+            (Some(s), None) => t.send(s.peer, &buf[s.bytes.clone()])?,
+            (None, Some(q)) => t.recv(q.peer, &mut own[in_own(&q.bytes)])?,
             (None, None) => {}
         }
     }
@@ -317,8 +318,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
     let back = if coll == Collective::Allreduce { back } else { 0.0 };
     let largest = match coll {
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
-            let halving = x.pof2.log2() * x.a + (1.0 - 1.0 / x.pof2) * x.n * (x.b + x.g);
-            halving + (x.p / x.pof2).ceil() * x.a + x.a + x.n / x.pof2 * x.b
+            super::halving_doubling::halving_over_pof2(&x) + (x.p / x.pof2).ceil() * x.a + x.a + x.n / x.pof2 * x.b
         }
         _ => super::halving_doubling::estimate_over_pof2(&x),
     };

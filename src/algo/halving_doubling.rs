@@ -184,8 +184,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
     let x = Terms::new(bytes, p, m);
     match coll {
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {
-            let halving = x.pof2.log2() * x.a + (1.0 - 1.0 / x.pof2) * x.n * (x.b + x.g);
-            halving + x.extra * (3.0 * x.a + x.n * (x.b + x.g / 2.0) + x.n / x.p * x.b)
+            halving_over_pof2(&x) + x.extra * (3.0 * x.a + x.n * (x.b + x.g / 2.0) + x.n / x.p * x.b)
         }
         _ => estimate_over_pof2(&x) + x.extra * (2.0 * x.a + x.n * (2.0 * x.b + x.g)),
     }
@@ -204,6 +203,11 @@ pub fn estimate_in_blocks(coll: Collective, bytes: usize, hosts: usize, k: usize
         return super::registry::folding_pairs(estimate, estimate_in_blocks, coll, bytes, hosts, k, m);
     }
     estimate(coll, bytes, k, &m.within_host()) + estimate(coll, bytes / k, hosts, &m.sharing_links(k))
+}
+
+/// Recursive halving (the reduce-scatter) among p' processes: lg p' α + (1 − 1/p')n(β + γ).
+pub fn halving_over_pof2(x: &Terms) -> f64 {
+    x.pof2.log2() * x.a + (1.0 - 1.0 / x.pof2) * x.n * (x.b + x.g)
 }
 
 /// Halving & doubling among p' processes: 2 lg p' α + 2(1 − 1/p')nβ + (1 − 1/p')nγ.
