@@ -88,8 +88,18 @@ awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n
 # which may run those) keep `mpich`'s broadcast, as in every earlier run.
 # Its own temporary directory: SMPI copies the program and libfastred.so there
 # for each rank, and simulations may run side by side.
+# SMPI's MPI_Abort kills every rank and smpirun then exits 0 (SimGrid 3.32
+# ignores the error code): its warning on stderr is turned into exit status 1,
+# so that a benchmark stopping on a wrong sum fails its caller.
+rc=0
+exec 3>&1
 smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
     --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/ois:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:"$bcast" --cfg=smpi/barrier:mpich \
-    --log=root.thr:warning "${args[@]}" "$@"
+    --log=root.thr:warning "${args[@]}" "$@" 2>&1 1>&3 3>&- | tee "$work/stderr" >&2 || rc=$?
+if [ $rc -eq 0 ] && grep -q "MPI_Abort was called" "$work/stderr"; then
+    echo "smpirun.sh: the program called MPI_Abort (smpirun's exit status was 0)" >&2
+    rc=1
+fi
+exit $rc
