@@ -20,13 +20,17 @@
  *
  * usage: fastred_bench [--sizes MIN:MAX] [--colls a,b] [--algos default,reproducible,native,ring,reproducible:ring,...|all]
  *                      [--time SECONDS] [--reps N] [--link-rate 50mbit] [--csv FILE]
- *                      [--factor F] [--latency] [--quiet]
+ *                      [--factor F] [--latency] [--quiet] [--shared-buffers]
  * --latency: for vectors up to 64 KiB, each timing is a batch of back-to-back
  * calls (as the OSU/IMB latency tests do; about 1 ms per batch, at most
  * 10000 calls) and the time per call is reported, so microsecond calls are
  * resolved; otherwise each timing is one call from a barrier.
  * Sizes go from MIN to MAX by a factor F (default 2). Every variant's result
  * is checked once per size (exact sums), so a wrong answer stops the run.
+ * --shared-buffers (SimGrid SMPI only): the vectors are pages every simulated
+ * rank shares (SMPI_SHARED_MALLOC), so p ranks' long vectors fit in memory;
+ * results are garbage and not checked (timing only; run fastred with
+ * FASTRED_SMPI_SHARED_BUFFERS=1 too, for its scratch).
  */
 #include <mpi.h>
 #include <dlfcn.h>
@@ -200,7 +204,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &procs);
     double min_size = 8, max_size = 16 * 1024 * 1024, target = 0.2, link_rate = 0, factor = 2;
-    int reps_fixed = 0, quiet = 0, latency = 0;
+    int reps_fixed = 0, quiet = 0, latency = 0, shared_buffers = 0;
     const char *colls = "allreduce,reduce,reduce_scatter,reduce_scatter_block", *algos = "all", *csv_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
@@ -214,6 +218,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--factor")) { factor = atof(v); i++; if (factor < 1.01) factor = 2; }
         else if (!strcmp(a, "--quiet")) quiet = 1;
         else if (!strcmp(a, "--latency")) latency = 1;
+#ifdef SMPI_H
+        else if (!strcmp(a, "--shared-buffers")) shared_buffers = 1;
+#endif
         else {
             if (!rank) fprintf(stderr, "fastred_bench: unknown argument '%s' (see the usage at the top of bench/fastred_bench.c)\n", a);
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -235,9 +242,20 @@ int main(int argc, char **argv) {
         fprintf(csv, "collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native,placement\n");
     }
     size_t max_count = (size_t)(max_size / 8) + procs;
-    double *in = malloc(max_count * 8), *out = malloc(max_count * 8);
+    double *in, *out;
+#ifdef SMPI_H
+    if (shared_buffers) {
+        in = SMPI_SHARED_MALLOC(max_count * 8);
+        out = SMPI_SHARED_MALLOC(max_count * 8);
+        if (!rank && !quiet) printf("# shared buffers: timing only, results not checked\n");
+    } else
+#endif
+    {
+        in = malloc(max_count * 8);
+        out = malloc(max_count * 8);
+        for (size_t i = 0; i < max_count; i++) in[i] = input(rank, i);
+    }
     int *rcounts = malloc(sizeof(int) * procs);
-    for (size_t i = 0; i < max_count; i++) in[i] = input(rank, i);
 
     int nsizes = 0;
     for (double s = min_size; s <= max_size; s *= factor) nsizes++;
@@ -286,7 +304,7 @@ int main(int argc, char **argv) {
                 double t = timed_call(c, &vs[v], in, out, count, rcounts, 1);
                 ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
                 if (t > slowest) slowest = t;
-                long wrong = check_result(c, out, count, rcounts);
+                long wrong = shared_buffers ? 0 : check_result(c, out, count, rcounts);
                 PMPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
                 if (wrong) {
                     if (!rank) fprintf(stderr, "fastred_bench: %s of %d doubles with %s: %ld wrong elements\n", coll_names[c], count, vs[v].name, wrong);
@@ -345,6 +363,9 @@ int main(int argc, char **argv) {
     }
     progress(1, "done");
     if (csv) fclose(csv);
+#ifdef SMPI_H
+    if (shared_buffers) { SMPI_SHARED_FREE(in); SMPI_SHARED_FREE(out); in = out = NULL; }
+#endif
     free(in); free(out); free(rcounts);
     MPI_Finalize();
     return 0;

@@ -128,8 +128,16 @@ int fr_comm_type_shared(void) { return MPI_COMM_TYPE_SHARED; }
 void fr_simulate_computation(double seconds) {
     if (seconds > 0) smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
 }
+/* Scratch whose pages every rank shares (SMPI_SHARED_MALLOC: one physical
+ * block mapped over and over; SMPI skips the copy of messages from or into
+ * it): memory stays flat at thousands of simulated ranks, and the contents
+ * are garbage. */
+void *fr_simulated_shared_malloc(size_t bytes) { return SMPI_SHARED_MALLOC(bytes); }
+void fr_simulated_shared_free(void *p) { SMPI_SHARED_FREE(p); }
 #else
 void fr_simulate_computation(double seconds) { (void)seconds; }
+void *fr_simulated_shared_malloc(size_t bytes) { (void)bytes; return NULL; }
+void fr_simulated_shared_free(void *p) { (void)p; }
 #endif
 
 /* ---- long double kernels: dst = src OP dst (src_left) or dst OP src ---- */

@@ -13,6 +13,7 @@
 //! | `FASTRED_LOG` | once per process | (this process's own) |
 //! | `FASTRED_FAULT` | once per process | (this process's own; tests only) |
 //! | `FASTRED_SMPI_FREE_REDUCTIONS` | once per process | (SimGrid SMPI build only: charge no γ) |
+//! | `FASTRED_SMPI_SHARED_BUFFERS` | once per process | (SimGrid SMPI build only: scratch all ranks share) |
 //!
 //! "Agreed" settings are broadcast from rank 0 (`comm.rs`), so ranks started
 //! with different environments still choose alike (with a warning).
@@ -48,6 +49,9 @@ pub struct Local {
     /// simulation nothing for reductions, as SMPI's built-in collectives do
     /// (`crate::simulated`).
     pub smpi_free_reductions: bool,
+    /// `FASTRED_SMPI_SHARED_BUFFERS`: in the SimGrid SMPI build, scratch is
+    /// pages all simulated ranks share (`crate::scratch`; timing only).
+    pub smpi_shared_buffers: bool,
     tuning: OnceCell<Option<File>>,
     topology: OnceCell<Option<File>>,
 }
@@ -147,6 +151,7 @@ impl Local {
             host: env("FASTRED_HOST"),
             fault,
             smpi_free_reductions: env_switch("FASTRED_SMPI_FREE_REDUCTIONS"),
+            smpi_shared_buffers: env_switch("FASTRED_SMPI_SHARED_BUFFERS"),
             tuning: OnceCell::new(),
             topology: OnceCell::new(),
         }

@@ -100,6 +100,8 @@ extern "C" {
     pub fn fr_comm_self() -> MPI_Comm;
     pub fn fr_comm_world() -> MPI_Comm;
     pub fn fr_simulate_computation(seconds: f64);
+    pub fn fr_simulated_shared_malloc(bytes: usize) -> *mut c_void;
+    pub fn fr_simulated_shared_free(p: *mut c_void);
     pub fn fr_datatype_null() -> MPI_Datatype;
     pub fn fr_byte() -> MPI_Datatype;
     pub fn fr_op_null() -> MPI_Op;

@@ -423,6 +423,46 @@ pub fn simulate_computation(seconds: f64) {
     unsafe { ffi::fr_simulate_computation(seconds) }
 }
 
+/// Scratch memory that every simulated rank shares (SimGrid SMPI's
+/// `SMPI_SHARED_MALLOC`: one physical block mapped over the whole range, so
+/// its contents are garbage; SMPI skips copying messages from or into it).
+/// For simulations whose buffers would not fit in this machine's memory
+/// (`FASTRED_SMPI_SHARED_BUFFERS`); `None` outside the SMPI build.
+pub struct SimulatedSharedBlock {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+}
+
+impl SimulatedSharedBlock {
+    pub fn new(len: usize) -> Option<SimulatedSharedBlock> {
+        if !cfg!(fastred_mpi = "smpi") || len == 0 {
+            return None;
+        }
+        // SAFETY: a plain allocation function of the C shim (SMPI aborts the
+        // simulation when it cannot map the range).
+        let ptr = std::ptr::NonNull::new(unsafe { ffi::fr_simulated_shared_malloc(len) } as *mut u8)?;
+        Some(SimulatedSharedBlock { ptr, len })
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `len` mapped, readable bytes owned by this block until drop
+        // (other ranks' blocks may map the same pages: garbage, never a fault).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as `as_slice`, and writable.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for SimulatedSharedBlock {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from fr_simulated_shared_malloc and is freed once.
+        unsafe { ffi::fr_simulated_shared_free(self.ptr.as_ptr() as *mut c_void) }
+    }
+}
+
 crate::pool_item!(MPI_Request);
 
 /// Blocking send of `data` as bytes to `to` with `tag`.

@@ -7,8 +7,15 @@
 //! A buffer's contents are unspecified (whatever it held before): every
 //! user writes what it reads. The small vectors of indices the algorithms
 //! build per call are [`Pooled`] the same way.
+//!
+//! In the SimGrid SMPI build with `FASTRED_SMPI_SHARED_BUFFERS=1`, heap
+//! scratch is pages that every simulated rank shares
+//! ([`SimulatedSharedBlock`]): thousands of ranks' long vectors fit in this
+//! machine's memory, at the price of garbage results (timing only).
 
+use crate::config;
 use crate::error::{MpiError, MpiResult};
+use crate::mpi::SimulatedSharedBlock;
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
 
@@ -18,10 +25,49 @@ use std::ops::{Deref, DerefMut};
 const POOL_BYTES: usize = 16 << 20;
 const POOL_BUFFERS: usize = 16;
 
-/// Free buffers, each fully initialised (`len() == capacity()`), and their total size.
+/// A heap buffer, fully initialised: this process's own, or simulated
+/// ranks' shared pages.
+enum Block {
+    Owned(Vec<u8>),
+    Shared(SimulatedSharedBlock),
+}
+
+impl Block {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Block::Owned(v) => v,
+            Block::Shared(b) => b.as_slice(),
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self {
+            Block::Owned(v) => v,
+            Block::Shared(b) => b.as_mut_slice(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.bytes().len()
+    }
+}
+
+/// Free buffers and their total size.
 struct BufferPool {
-    buffers: Vec<Vec<u8>>,
+    buffers: Vec<Block>,
     bytes: usize,
+}
+
+impl Drop for BufferPool {
+    /// At thread exit: simulated shared pages are left mapped (SMPI's
+    /// bookkeeping of them may be gone by then; the process is ending).
+    fn drop(&mut self) {
+        for buf in self.buffers.drain(..) {
+            if let Block::Shared(shared) = buf {
+                std::mem::forget(shared);
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -36,20 +82,25 @@ const INLINE_BYTES: usize = 64;
 /// larger size was asked for, else a heap buffer from the pool.
 pub struct Scratch {
     inline: [u8; INLINE_BYTES],
-    buf: Vec<u8>,
+    heap: Option<Block>,
     len: usize,
 }
 
-/// A fresh zeroed buffer of exactly `len` bytes (`len() == capacity()`).
-fn allocate_zeroed(len: usize) -> MpiResult<Vec<u8>> {
+/// A fresh buffer of exactly `len` bytes: zeroed, or simulated ranks' shared pages.
+fn allocate(len: usize) -> MpiResult<Block> {
+    if config::local().smpi_shared_buffers {
+        if let Some(shared) = SimulatedSharedBlock::new(len) {
+            return Ok(Block::Shared(shared));
+        }
+    }
     let mut buf = Vec::new();
     buf.try_reserve_exact(len).map_err(|_| MpiError::NoMemory)?;
     buf.resize(len, 0);
-    Ok(buf)
+    Ok(Block::Owned(buf))
 }
 
 /// The smallest pooled buffer of at least `len` bytes, taken out of the pool.
-fn take_pooled(len: usize) -> Option<Vec<u8>> {
+fn take_pooled(len: usize) -> Option<Block> {
     POOL.with(|pool| {
         let mut pool = pool.try_borrow_mut().ok()?;
         let best = pool.buffers.iter().enumerate().filter(|(_, b)| b.len() >= len).min_by_key(|(_, b)| b.len())?.0;
@@ -62,8 +113,8 @@ fn take_pooled(len: usize) -> Option<Vec<u8>> {
 /// Keep `buf` for reuse if the pool has room (at most `POOL_BUFFERS`
 /// buffers and `POOL_BYTES` bytes; smaller buffers make way for larger), else
 /// free it.
-fn give_back(buf: Vec<u8>) {
-    if buf.is_empty() || buf.len() > POOL_BYTES {
+fn give_back(buf: Block) {
+    if buf.len() == 0 || buf.len() > POOL_BYTES {
         return;
     }
     let _ = POOL.try_with(|pool| {
@@ -91,7 +142,7 @@ impl Scratch {
 
     /// No bytes (allocates nothing).
     pub fn empty() -> Scratch {
-        Scratch { inline: [0; INLINE_BYTES], buf: Vec::new(), len: 0 }
+        Scratch { inline: [0; INLINE_BYTES], heap: None, len: 0 }
     }
 
     /// Make this `len` bytes long (contents unspecified).
@@ -99,35 +150,45 @@ impl Scratch {
         if len > self.capacity() {
             let bigger = match take_pooled(len) {
                 Some(b) => b,
-                None => allocate_zeroed(len)?,
+                None => allocate(len)?,
             };
-            give_back(std::mem::replace(&mut self.buf, bigger));
+            if let Some(old) = self.heap.replace(bigger) {
+                give_back(old);
+            }
         }
         self.len = len;
         Ok(())
     }
 
     fn capacity(&self) -> usize {
-        if self.buf.is_empty() { INLINE_BYTES } else { self.buf.len() }
+        self.heap.as_ref().map_or(INLINE_BYTES, Block::len)
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        give_back(std::mem::take(&mut self.buf));
+        if let Some(heap) = self.heap.take() {
+            give_back(heap);
+        }
     }
 }
 
 impl Deref for Scratch {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        if self.buf.is_empty() { &self.inline[..self.len] } else { &self.buf[..self.len] }
+        match &self.heap {
+            None => &self.inline[..self.len],
+            Some(b) => &b.bytes()[..self.len],
+        }
     }
 }
 
 impl DerefMut for Scratch {
     fn deref_mut(&mut self) -> &mut [u8] {
-        if self.buf.is_empty() { &mut self.inline[..self.len] } else { &mut self.buf[..self.len] }
+        match &mut self.heap {
+            None => &mut self.inline[..self.len],
+            Some(b) => &mut b.bytes_mut()[..self.len],
+        }
     }
 }
 

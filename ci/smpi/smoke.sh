@@ -11,7 +11,11 @@
 #     no contention): recursive doubling and halving & doubling at p = 64
 #     within 0.5% of `fastred explain --model`'s estimates, with reductions
 #     free (FASTRED_SMPI_FREE_REDUCTIONS=1) and charged (the default: γ per
-#     byte reduced, src/simulated.rs).
+#     byte reduced, src/simulated.rs);
+#  5. shared buffers (fastred_bench --shared-buffers with
+#     FASTRED_SMPI_SHARED_BUFFERS=1, for runs too large for this machine's
+#     memory) give the same simulated times, and fastred's scratch really is
+#     shared (with the benchmark's own buffers private its sums come out wrong).
 # Skipped (exit 0, with a message) where SimGrid cannot be installed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -43,6 +47,15 @@ if [ -s "$tmp/np64.csv" ]; then
         --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline \
         && if cmp -s "$tmp/np64.csv" "$tmp/again.csv"; then echo "ok    deterministic: a second run gives the same CSV"
            else echo "FAIL: a second run gave other times"; diff "$tmp/np64.csv" "$tmp/again.csv" | head; fail=1; fi
+    FASTRED_SMPI_SHARED_BUFFERS=1 bench "$tmp/shared.csv" fattree 64 --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
+        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline --shared-buffers \
+        && if cmp -s "$tmp/np64.csv" "$tmp/shared.csv"; then echo "ok    shared buffers: the same simulated times"
+           else echo "FAIL: shared buffers gave other times"; diff "$tmp/np64.csv" "$tmp/shared.csv" | head; fail=1; fi
+    if FASTRED_SMPI_SHARED_BUFFERS=1 "$fastred" bench --mpi smpi --csv "$tmp/garbage.csv" --launcher "bash $root/ci/smpi/smpirun.sh --platform fattree" \
+        -np 64 -- --reps 1 --quiet --colls allreduce --sizes 1M:1M --algos rabenseifner > "$tmp/log" 2>&1; then
+        echo "FAIL: with FASTRED_SMPI_SHARED_BUFFERS=1 and private vectors the sums came out right: fastred's scratch is not shared"; fail=1
+    elif grep -q "wrong elements" "$tmp/log"; then echo "ok    fastred's scratch is shared (private vectors: wrong sums, as expected)"
+    else echo "FAIL: shared scratch run failed otherwise:"; tail -5 "$tmp/log"; fail=1; fi
 fi
 # 4-5. model check: flat platform, each message crosses two 1 us, 12.5 GB/s links
 # (α = 2 µs, β = 0.08 ns/B; the launcher's per-message overheads off, since

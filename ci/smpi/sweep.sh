@@ -7,7 +7,7 @@
 #          [--np "64 100 256"] [--colls allreduce,reduce,reduce_scatter_block]
 #          [--sizes 8:64M] [--factor 8] [--algos default,ring,...|all]
 #          [--builtins "allreduce:lr,rab_rdb reduce:binomial"|none] [--limit SECONDS]
-#          [--suffix /free]
+#          [--suffix /free] [--shared-buffers]
 #
 # --algos goes to fastred_bench (fastred's variants; "all" = every algorithm);
 # --builtins lists SMPI algorithms per collective (default: every one SMPI 3.32
@@ -18,19 +18,27 @@
 # --suffix: appended to fastred's variant names (e.g. "/free" for a sweep run
 # with FASTRED_SMPI_FREE_REDUCTIONS=1, "/tuned" for one with FASTRED_TUNING), so
 # that sweeps of one platform can be merged.
+# --shared-buffers: every rank's vectors and fastred's scratch are pages all
+# simulated ranks share (fastred_bench --shared-buffers,
+# FASTRED_SMPI_SHARED_BUFFERS=1; SMPI skips copying them), so thousands of
+# ranks' long vectors fit in memory; results are garbage and not checked, the
+# simulated times are the same (docs/smpi.md, "Long vectors at thousands of
+# ranks"). Needs a vm.max_map_count of about 64 maps per rank (raised here
+# when run as root).
 # Every simulated run is deterministic; runs with the same arguments give the
 # same times. Extra environment (FASTRED_*) is passed on to the ranks.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out= kind=flat per_node=1 nps="64" colls=allreduce,reduce,reduce_scatter_block
-sizes=8:64M factor=8 algos=all limit=1800 suffix=
+sizes=8:64M factor=8 algos=all limit=1800 suffix= shared=()
 declare -A builtins=(
     [allreduce]="default,lr,rab1,rab2,rab_rdb,rdb,smp_binomial,smp_binomial_pipeline,smp_rdb,smp_rsag,smp_rsag_lr,smp_rsag_rab,redbcast,ompi,ompi_ring_segmented,mpich,mvapich2,mvapich2_rs,mvapich2_two_level,impi,rab"
     [reduce]="default,arrival_pattern_aware,binomial,flat_tree,NTSL,scatter_gather,ompi,ompi_chain,ompi_pipeline,ompi_basic_linear,ompi_in_order_binary,ompi_binary,ompi_binomial,mpich,mvapich2,mvapich2_knomial,mvapich2_two_level,impi,rab"
     [reduce_scatter]="default,ompi,ompi_basic_recursivehalving,ompi_ring,ompi_butterfly,mpich,mpich_pair,mpich_rdb,mpich_noncomm,mvapich2,impi"
 )
 while [ $# -gt 0 ]; do
+    [ "$1" = --shared-buffers ] && { shared=(--shared-buffers); shift; continue; }
     case "$1" in
         --out) out=$2 ;; --platform) kind=$2 ;; --per-node) per_node=$2 ;; --np) nps=$2 ;;
         --colls) colls=$2 ;; --sizes) sizes=$2 ;; --factor) factor=$2 ;; --algos) algos=$2 ;;
@@ -41,6 +49,19 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 [ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+launcher_cfg=
+if [ ${#shared[@]} -gt 0 ]; then
+    export FASTRED_SMPI_SHARED_BUFFERS=1
+    # one mapping per shared allocation: blocks as large as the largest vector
+    max_bytes=$(python3 -c "import sys; u={'K':1<<10,'M':1<<20,'G':1<<30}; v=sys.argv[1].split(':')[-1]; print(int(float(v[:-1])*u[v[-1]]) if v[-1] in u else int(v))" "$sizes")
+    block=$((1 << 20)); while [ $block -lt $((max_bytes + 1048576)) ]; do block=$((block * 2)); done
+    launcher_cfg="--cfg=smpi/shared-malloc-blocksize:$block"
+    maps=$((64 * ${nps##* } + 65536))
+    if [ "$(cat /proc/sys/vm/max_map_count)" -lt "$maps" ]; then
+        sysctl -q -w vm.max_map_count="$maps" 2> /dev/null ||
+            echo "sweep.sh: vm.max_map_count is $(cat /proc/sys/vm/max_map_count); large runs need about $maps (sysctl -w vm.max_map_count=$maps as root)" >&2
+    fi
+fi
 fastred=$root/target/mpich/release/fastred
 [ -x "$fastred" ] || fastred=$root/target/openmpi/release/fastred
 lib=$root/target/smpi/release/libfastred.so
@@ -75,17 +96,17 @@ run() {
     echo "  $label: $((SECONDS - start)) s"
 }
 
-launcher() { echo "bash $here/smpirun.sh --platform $kind --per-node $per_node $*"; }
+launcher() { echo "bash $here/smpirun.sh --platform $kind --per-node $per_node $launcher_cfg $*"; }
 for np in $nps; do
     echo "== $kind, $per_node rank(s) per node, $np ranks"
     run "" "$tmp/fastred.csv" --launcher "$(launcher)" -np "$np" -- --colls "$colls" --algos "$algos" \
-        --sizes "$sizes" --factor "$factor" --reps 1 --quiet
+        --sizes "$sizes" --factor "$factor" --reps 1 --quiet "${shared[@]}"
     for coll in ${colls//,/ }; do
         smpi_coll=$coll; [ "$coll" = reduce_scatter_block ] && smpi_coll=reduce_scatter
         list=${builtins[$smpi_coll]:-}
         for b in ${list//,/ }; do
             run "$b" "$tmp/$b.csv" --launcher "$(launcher --builtin "$smpi_coll:$b")" -np "$np" -- --colls "$coll" \
-                --algos native --sizes "$sizes" --factor "$factor" --reps 1 --quiet
+                --algos native --sizes "$sizes" --factor "$factor" --reps 1 --quiet "${shared[@]}"
         done
     done
 done
