@@ -38,8 +38,16 @@ pub fn gamma(kernel: Option<(OpKind, Elem)>) -> f64 {
 }
 
 /// Charge the simulation for reducing `bytes` bytes (a no-op outside SMPI).
-pub fn charge_reduction(kernel: Option<(OpKind, Elem)>, bytes: usize) {
-    if cfg!(fastred_mpi = "smpi") && bytes > 0 && !config::local().smpi_free_reductions {
+/// Returns whether the reduction must run: not with
+/// `FASTRED_SMPI_SHARED_BUFFERS`, whose operands are pages all simulated
+/// ranks share (garbage; skipping saves the simulation's CPU, not simulated time).
+pub fn charge_reduction(kernel: Option<(OpKind, Elem)>, bytes: usize) -> bool {
+    if !cfg!(fastred_mpi = "smpi") {
+        return true;
+    }
+    let local = config::local();
+    if bytes > 0 && !local.smpi_free_reductions {
         crate::mpi::simulate_computation(gamma(kernel) * bytes as f64);
     }
+    !local.smpi_shared_buffers
 }

@@ -20,7 +20,8 @@
 # that sweeps of one platform can be merged.
 # --shared-buffers: every rank's vectors and fastred's scratch are pages all
 # simulated ranks share (fastred_bench --shared-buffers,
-# FASTRED_SMPI_SHARED_BUFFERS=1; SMPI skips copying them), so thousands of
+# FASTRED_SMPI_SHARED_BUFFERS=1; SMPI skips copying them, fastred its
+# reductions), so thousands of
 # ranks' long vectors fit in memory; results are garbage and not checked, the
 # simulated times are the same (docs/smpi.md, "Long vectors at thousands of
 # ranks"). Needs a vm.max_map_count of about 64 maps per rank (raised here

@@ -33,7 +33,9 @@ impl Reducer for AnyReducer {
             AnyReducer::Builtin(r) => Some((r.op(), r.elem())),
             AnyReducer::User(_) => None,
         };
-        simulated::charge_reduction(kernel, dst.len());
+        if !simulated::charge_reduction(kernel, dst.len()) {
+            return Ok(());
+        }
         match self {
             AnyReducer::Builtin(r) => r.reduce(src, dst, src_is_left),
             AnyReducer::User(r) => r.reduce(src, dst, src_is_left),
