@@ -24,8 +24,8 @@
 # reductions), so thousands of
 # ranks' long vectors fit in memory; results are garbage and not checked, the
 # simulated times are the same (docs/smpi.md, "Long vectors at thousands of
-# ranks"). Needs a vm.max_map_count of about 64 maps per rank (raised here
-# when run as root).
+# ranks"). Uses a huge page for SMPI's shared block where hugetlbfs can be
+# set up, and raises vm.max_map_count (both need root; otherwise a message).
 # Every simulated run is deterministic; runs with the same arguments give the
 # same times. Extra environment (FASTRED_*) is passed on to the ranks.
 set -uo pipefail
@@ -53,14 +53,29 @@ done
 launcher_cfg=
 if [ ${#shared[@]} -gt 0 ]; then
     export FASTRED_SMPI_SHARED_BUFFERS=1
-    # one mapping per shared allocation: blocks as large as the largest vector
     max_bytes=$(python3 -c "import sys; u={'K':1<<10,'M':1<<20,'G':1<<30}; v=sys.argv[1].split(':')[-1]; print(int(float(v[:-1])*u[v[-1]]) if v[-1] in u else int(v))" "$sizes")
-    block=$((1 << 20)); while [ $block -lt $((max_bytes + 1048576)) ]; do block=$((block * 2)); done
-    launcher_cfg="--cfg=smpi/shared-malloc-blocksize:$block"
-    maps=$((64 * ${nps##* } + 65536))
+    max_np=$(printf '%s\n' $nps | sort -n | tail -1)
+    # SMPI maps its one shared block over every allocation: with a huge page
+    # (hugetlbfs; a few reserved, root sets them up) page tables stay small
+    # and nothing is written back to disk (its default block is a file in
+    # /tmp, whose dirty pages the kernel keeps writing out: at p = 4096 the
+    # kernel then took 70% of both cores); otherwise one file block as large
+    # as the largest vector, one mapping per allocation.
+    huge=/dev/hugepages
+    if { mount | grep -q " $huge type hugetlbfs" || { mkdir -p "$huge" && mount -t hugetlbfs none "$huge"; } 2> /dev/null; } &&
+        { [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 4 ] || echo 8 > /proc/sys/vm/nr_hugepages; } 2> /dev/null &&
+        [ "$(awk '/HugePages_Free/ { print $2 }' /proc/meminfo)" -ge 2 ]; then
+        launcher_cfg="--cfg=smpi/shared-malloc-hugepage:$huge --cfg=smpi/shared-malloc-blocksize:2097152"
+        maps=$((max_np * (8 * (max_bytes / 2097152 + 3) + 32) + 65536))
+    else
+        echo "sweep.sh: no huge pages (mount hugetlbfs on $huge, reserve some in /proc/sys/vm/nr_hugepages): file-backed shared blocks" >&2
+        block=$((1 << 21)); while [ $block -lt $((max_bytes + 1048576)) ]; do block=$((block * 2)); done
+        launcher_cfg="--cfg=smpi/shared-malloc-blocksize:$block"
+        maps=$((max_np * 64 + 65536))
+    fi
     if [ "$(cat /proc/sys/vm/max_map_count)" -lt "$maps" ]; then
         sysctl -q -w vm.max_map_count="$maps" 2> /dev/null ||
-            echo "sweep.sh: vm.max_map_count is $(cat /proc/sys/vm/max_map_count); large runs need about $maps (sysctl -w vm.max_map_count=$maps as root)" >&2
+            echo "sweep.sh: vm.max_map_count is $(cat /proc/sys/vm/max_map_count); this sweep needs about $maps (sysctl -w vm.max_map_count=$maps as root)" >&2
     fi
 fi
 fastred=$root/target/mpich/release/fastred
