@@ -569,7 +569,18 @@ mod tests {
     #[test]
     fn long_vectors_at_hundreds_of_processes_take_binary_blocks_where_measured() {
         let t = Table::default_table();
-        for (coll, bytes, p) in [(Allreduce, 2 << 20, 1000), (Reduce, 256 << 10, 100), (Allreduce, 16 << 20, 999), (ReduceScatterBlock, 2096800, 100), (ReduceScatter, 16 << 20, 1000), (ReduceScatterBlock, 261600, 100), (ReduceScatter, 256000, 1000)] {
+        for (coll, bytes, p) in [
+            (Allreduce, 2 << 20, 1000),
+            (Reduce, 256 << 10, 100),
+            (Allreduce, 16 << 20, 999),
+            (ReduceScatterBlock, 2096800, 100),
+            (ReduceScatter, 16 << 20, 1000),
+            (ReduceScatterBlock, 261600, 100),
+            (ReduceScatter, 256000, 1000),
+            (Reduce, 64 << 20, 1000),
+            (Allreduce, 1 << 30, 1000),
+            (ReduceScatterBlock, 1073736000, 1000),
+        ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
             assert!(!c.reason.to_string().contains("model"), "{}", c.reason);
@@ -578,10 +589,10 @@ mod tests {
         for s in [
             shape(Allreduce, 2 << 20, 1001),
             shape(Allreduce, 2 << 20, 99),
-            shape(Allreduce, 32 << 20, 1000),
+            shape(Allreduce, (1 << 30) + 8, 1000),
             shape(Allreduce, 128 << 10, 1000),
             shape(ReduceScatterBlock, 249 << 10, 1000),
-            shape(ReduceScatter, 32 << 20, 100),
+            shape(ReduceScatter, (1 << 30) + 800, 100),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 2 << 20, 1000) },
         ] {
             let c = choose(&s, None, &t);
