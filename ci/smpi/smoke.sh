@@ -34,23 +34,24 @@ bench() { # CSV PLATFORM NP bench args...
     "$fastred" bench --mpi smpi --csv "$csv" --launcher "bash $root/ci/smpi/smpirun.sh --platform $kind" -np "$np" -- --reps 1 --quiet "$@" > "$tmp/log" 2>&1 \
         || { echo "FAIL: bench $kind np $np $*:"; tail -5 "$tmp/log"; fail=1; return 1; }
 }
+# The fat-tree sweep of checks 1-3 and 5.
+sweep=(--colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32
+    --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline)
+same_as_np64() { # CSV WHAT: the run's CSV must equal the first p = 64 run's
+    if cmp -s "$tmp/np64.csv" "$1"; then echo "ok    $2"
+    else echo "FAIL: not $2"; diff "$tmp/np64.csv" "$1" | head; fail=1; fi
+}
 for np in 64 100; do
-    bench "$tmp/np$np.csv" fattree "$np" --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
-        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline && echo "ok    exact results, np $np (fat tree)"
+    bench "$tmp/np$np.csv" fattree "$np" "${sweep[@]}" && echo "ok    exact results, np $np (fat tree)"
 done
 if [ -s "$tmp/np64.csv" ]; then
     ran=$(awk -F, 'NR > 1 && $4 != "native" && $5 == "native"' "$tmp/np64.csv" | wc -l)
     ours=$(awk -F, 'NR > 1 && $4 != "native" && $5 != "native"' "$tmp/np64.csv" | wc -l)
     if [ "$ran" -eq 0 ] && [ "$ours" -gt 20 ]; then echo "ok    fastred ran its own algorithms ($ours rows)"
     else echo "FAIL: $ran fastred rows ran native, $ours ran fastred's algorithms"; fail=1; fi
-    bench "$tmp/again.csv" fattree 64 --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
-        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline \
-        && if cmp -s "$tmp/np64.csv" "$tmp/again.csv"; then echo "ok    deterministic: a second run gives the same CSV"
-           else echo "FAIL: a second run gave other times"; diff "$tmp/np64.csv" "$tmp/again.csv" | head; fail=1; fi
-    FASTRED_SMPI_SHARED_BUFFERS=1 bench "$tmp/shared.csv" fattree 64 --colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32 \
-        --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline --shared-buffers \
-        && if cmp -s "$tmp/np64.csv" "$tmp/shared.csv"; then echo "ok    shared buffers: the same simulated times"
-           else echo "FAIL: shared buffers gave other times"; diff "$tmp/np64.csv" "$tmp/shared.csv" | head; fail=1; fi
+    bench "$tmp/again.csv" fattree 64 "${sweep[@]}" && same_as_np64 "$tmp/again.csv" "deterministic: a second run gives the same CSV"
+    FASTRED_SMPI_SHARED_BUFFERS=1 bench "$tmp/shared.csv" fattree 64 "${sweep[@]}" --shared-buffers \
+        && same_as_np64 "$tmp/shared.csv" "shared buffers: the same simulated times"
     if FASTRED_SMPI_SHARED_BUFFERS=1 "$fastred" bench --mpi smpi --csv "$tmp/garbage.csv" --launcher "bash $root/ci/smpi/smpirun.sh --platform fattree" \
         -np 64 -- --reps 1 --quiet --colls allreduce --sizes 1M:1M --algos rabenseifner > "$tmp/log" 2>&1; then
         echo "FAIL: with FASTRED_SMPI_SHARED_BUFFERS=1 and private vectors the sums came out right: fastred's scratch is not shared"; fail=1
