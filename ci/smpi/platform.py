@@ -19,8 +19,12 @@ loopback, 50 GB/s and 0.1 us, like shared memory):
   fattree     2-level fat tree, 16 hosts per leaf switch, full bisection, 100 Gbit/s, 1 us
   fattree2to1 / fattree4to1   the same with 8 / 4 uplinks per leaf (2:1 / 4:1 oversubscribed)
   torus       3D torus of hosts (dimensions near a cube), 100 Gbit/s, 1 us per link
-  dragonfly   groups of 4 chassis x 4 routers x 4 hosts, one link between routers,
-              chassis and groups, 100 Gbit/s, 1 us
+  dragonfly   groups of 4 chassis x R routers x 4 hosts, one link between routers,
+              chassis and groups, 100 Gbit/s, 1 us; R = 4 up to 256 hosts, beyond
+              the smallest R with no more groups than R (SimGrid's minimal route
+              reaches group g through the router numbered g in a chassis, so
+              more groups than routers per chassis crash it: 1000 hosts of
+              4 x 4 x 4 groups did)
 """
 import math
 import sys
@@ -65,9 +69,12 @@ def cluster(kind, nodes):
         attrs.update(topology="TORUS", topo_parameters=",".join(map(str, dims)))
         return attrs, dims[0] * dims[1] * dims[2]
     if kind == "dragonfly":
-        per_group = 4 * 4 * 4
+        routers = 4
+        while math.ceil(nodes / (4 * routers * 4)) > routers:
+            routers += 1
+        per_group = 4 * routers * 4
         groups = max(1, math.ceil(nodes / per_group))
-        attrs.update(topology="DRAGONFLY", topo_parameters=f"{groups},1;4,1;4,1;4")
+        attrs.update(topology="DRAGONFLY", topo_parameters=f"{groups},1;4,1;{routers},1;4")
         return attrs, groups * per_group
     raise SystemExit(f"platform.py: unknown kind {kind!r} (see the usage)")
 
