@@ -560,10 +560,14 @@ mod tests {
         assert_eq!(pick_default(Allreduce, 1 << 20, 16), Ring);
     }
 
-    /// The measured rules for long vectors at 100-1000 processes (default.table).
+    /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB.
     fn binary_blocks_rule_covers(s: &Shape) -> bool {
-        let from = if matches!(s.coll, Allreduce | Reduce) { 256 << 10 } else { 250 << 10 };
-        (from..=16 << 20).contains(&s.bytes) && (100..=1000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
+        let from = match (s.coll, s.procs) {
+            (Allreduce | Reduce, _) => 256 << 10,
+            (_, 1001..) => 240000,
+            _ => 250 << 10,
+        };
+        (from..=16 << 20).contains(&s.bytes) && (100..=3000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
     #[test]
@@ -580,6 +584,11 @@ mod tests {
             (Reduce, 64 << 20, 1000),
             (Allreduce, 1 << 30, 1000),
             (ReduceScatterBlock, 1073736000, 1000),
+            (Allreduce, 2 << 20, 3000),
+            (Reduce, 256 << 10, 2000),
+            (ReduceScatterBlock, 240000, 3000),
+            (ReduceScatter, 16 << 20, 1001),
+            (Allreduce, 16 << 20, 2999),
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
@@ -587,8 +596,10 @@ mod tests {
         }
         // Outside the measured range, placement or collectives: the model (the circulant here).
         for s in [
-            shape(Allreduce, 2 << 20, 1001),
+            shape(Allreduce, 2 << 20, 3001),
             shape(Allreduce, 2 << 20, 99),
+            shape(Allreduce, (16 << 20) + 8, 1001),
+            shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
             shape(Allreduce, 128 << 10, 1000),
             shape(ReduceScatterBlock, 249 << 10, 1000),
@@ -599,7 +610,7 @@ mod tests {
             assert!(c.reason.to_string().contains("model"), "{s:?}: {}", c.reason);
         }
         assert_eq!(pick_default(Allreduce, 2 << 20, 1024), Rabenseifner); // powers of two keep halving & doubling
-        assert_eq!(pick_default(Allreduce, 2 << 20, 1001), Circulant);
+        assert_eq!(pick_default(Allreduce, 2 << 20, 3001), Circulant);
     }
 
     #[test]
