@@ -15,7 +15,9 @@
 #  5. shared buffers (fastred_bench --shared-buffers with
 #     FASTRED_SMPI_SHARED_BUFFERS=1, for runs too large for this machine's
 #     memory) give the same simulated times, and fastred's scratch really is
-#     shared (with the benchmark's own buffers private its sums come out wrong).
+#     shared (with the benchmark's own buffers private its sums come out wrong);
+#  6. the dragonfly platforms of 256-4096 hosts are ones SimGrid can route (no
+#     more groups than routers per chassis; more crashed the simulation).
 # Skipped (exit 0, with a message) where SimGrid cannot be installed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -76,4 +78,14 @@ FASTRED_SMPI_FREE_REDUCTIONS=1 bench "$tmp/free.csv" "$flat" 64 --colls allreduc
     && model_check "$tmp/free.csv" 0
 bench "$tmp/charged.csv" "$flat" 64 --colls allreduce --sizes 8:1M --factor 128 --algos recursive_doubling,rabenseifner \
     && model_check "$tmp/charged.csv" 6e-11
+# 6. SimGrid's minimal dragonfly route reaches group g through router g of a
+# chassis (DragonflyZone::get_local_route): groups <= routers per chassis.
+for n in 256 257 1000 3000 4096; do
+    python3 ci/smpi/platform.py dragonfly "$n" "$tmp/dragonfly.xml" > /dev/null
+    params=$(grep -o 'topo_parameters="[^"]*"' "$tmp/dragonfly.xml" | cut -d'"' -f2)
+    IFS=';,' read -r groups _ chassis _ routers _ hosts_per_router <<< "$params"
+    if [ "$groups" -le "$routers" ] && [ $((groups * chassis * routers * hosts_per_router)) -ge "$n" ]; then
+        echo "ok    dragonfly of $n hosts: $params"
+    else echo "FAIL: dragonfly of $n hosts: $params (more groups than routers per chassis, or too few hosts)"; fail=1; fi
+done
 exit $fail
