@@ -18,6 +18,10 @@
 #                     file, FASTRED_TOPOLOGY) for its contention-free ring
 #   --bcast NAME      SMPI's broadcast for set-up calls (default binomial_tree;
 #                     mpich where a --builtin allreduce broadcasts: see below)
+# A program linked with libfastred.so (fastred_bench.smpi-*) run by hand also
+# needs --cfg=smpi/privatize-libs:/path/to/libfastred.so, as `fastred bench`
+# passes it: without it all simulated ranks share one copy of the library's
+# state and the run fails (at the latest in MPI_Finalize: "Actor pid=N is gone").
 #
 # Simulated time is deterministic: computation between MPI calls is not
 # measured (smpi/simulate-computation:no; fastred charges its reductions itself,
