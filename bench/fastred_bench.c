@@ -178,28 +178,31 @@ static double timed_call(int c, const variant *v, double *in, double *out, int c
     return (MPI_Wtime() - t0) / batch;
 }
 
-/* The sum and the largest of every rank's x, for the benchmark's own
- * bookkeeping (wrong elements, times). Through PMPI_Allgather, which no sweep
- * selects, not PMPI_Allreduce: under SMPI a run of one of its allreduce
- * built-ins (--cfg=smpi/allreduce:NAME) would do this bookkeeping with that
- * built-in too, and the ranks' skew it leaves at the barrier before the next
- * timed call differed from the other runs' (recursive doubling measured
- * 1.5 µs slower than SMPI's `rdb` at p = 100, 8 B, for that reason alone). */
-static void over_ranks(double x, double *sum, double *max) {
+/* Every rank's x, for the benchmark's own bookkeeping (wrong elements,
+ * times). Through PMPI_Allgather, which no sweep selects, not PMPI_Allreduce:
+ * under SMPI a run of one of its allreduce built-ins
+ * (--cfg=smpi/allreduce:NAME) would do this bookkeeping with that built-in
+ * too, and the ranks' skew it leaves at the barrier before the next timed
+ * call differed from the other runs' (recursive doubling measured 1.5 µs
+ * slower than SMPI's `rdb` at p = 100, 8 B, for that reason alone). */
+static const double *gathered(double x) {
     static double *all;
     if (!all) all = malloc(sizeof(double) * procs);
     PMPI_Allgather(&x, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, MPI_COMM_WORLD);
-    *sum = 0;
-    *max = all[0];
-    for (int i = 0; i < procs; i++) {
-        *sum += all[i];
-        if (all[i] > *max) *max = all[i];
-    }
+    return all;
+}
+
+static double sum_over_ranks(double x) {
+    const double *all = gathered(x);
+    double sum = 0;
+    for (int i = 0; i < procs; i++) sum += all[i];
+    return sum;
 }
 
 static double max_over_ranks(double x) {
-    double sum, max;
-    over_ranks(x, &sum, &max);
+    const double *all = gathered(x);
+    double max = all[0];
+    for (int i = 1; i < procs; i++) if (all[i] > max) max = all[i];
     return max;
 }
 
@@ -329,8 +332,7 @@ int main(int argc, char **argv) {
                 double t = timed_call(c, &vs[v], in, out, count, rcounts, 1);
                 ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
                 if (t > slowest) slowest = t;
-                double wrong, most;
-                over_ranks(shared_buffers ? 0 : (double)check_result(c, out, count, rcounts), &wrong, &most);
+                double wrong = sum_over_ranks(shared_buffers ? 0 : (double)check_result(c, out, count, rcounts));
                 if (wrong) {
                     if (!rank) fprintf(stderr, "fastred_bench: %s of %d doubles with %s: %.0f wrong elements\n", coll_names[c], count, vs[v].name, wrong);
                     MPI_Abort(MPI_COMM_WORLD, 3);
