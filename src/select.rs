@@ -432,7 +432,9 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
 }
 
 /// Of fastred's algorithms that can run `shape` (only canonical ones where
-/// the order is fixed), the one `table`'s model estimates fastest where the
+/// the order is fixed) and that the model may choose
+/// ([`Descriptor::by_model`](crate::algo::registry::Descriptor::by_model)),
+/// the one `table`'s model estimates fastest where the
 /// ranks are ([`estimate_placed`]; the two-level algorithm's lanes as
 /// `table` chooses them at run time); `None` when none can run it. The two-level
 /// algorithm competes only on shared hosts (elsewhere it is one of the
@@ -442,7 +444,7 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
     let cost = |a: &Algorithm| estimate_placed(*a, shape, &table.model, table).unwrap_or(f64::INFINITY);
     Algorithm::ALL
         .into_iter()
-        .filter(|a| *a != Algorithm::Native && (shared || !a.descriptor().uses_hosts) && a.can_run(shape))
+        .filter(|a| *a != Algorithm::Native && a.descriptor().by_model && (shared || !a.descriptor().uses_hosts) && a.can_run(shape))
         .min_by(|a, b| cost(a).total_cmp(&cost(b)))
 }
 
@@ -558,6 +560,27 @@ mod tests {
         assert_eq!(pick_default(Allreduce, 1 << 20, 1024), Rabenseifner);
         // The measured rules keep their range.
         assert_eq!(pick_default(Allreduce, 1 << 20, 16), Ring);
+    }
+
+    #[test]
+    fn the_model_leaves_the_two_tree_to_measured_rules() {
+        // Its estimate is the lowest for long reduces, which simulation did
+        // not bear out (registry, `by_model`), so the model passes it over.
+        let t = Table::default_table();
+        for p in [17, 64, 4096, 5000] {
+            for bytes in [1 << 20, 16 << 20, 64 << 20] {
+                let s = shape(Reduce, bytes, p);
+                assert_ne!(fastest(&s, &t), Some(TwoTree), "{bytes} B p {p}");
+            }
+        }
+        for (p, bytes) in [(64, 16 << 20), (4096, 64 << 20)] {
+            let s = shape(Reduce, bytes, p);
+            let estimate = |a: Algorithm| estimate_placed(a, &s, &t.model, &t).unwrap();
+            assert!(estimate(TwoTree) < estimate(fastest(&s, &t).unwrap()), "{bytes} B p {p}");
+        }
+        let rule = Table::parse("reduce 1M- 17- - two_tree\n", "test").unwrap();
+        assert_eq!(choose(&shape(Reduce, 1 << 20, 64), None, &rule).algorithm, TwoTree);
+        assert_eq!(choose(&shape(Reduce, 1 << 20, 64), Some(TwoTree), &t).algorithm, TwoTree);
     }
 
     /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB.

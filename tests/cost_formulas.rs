@@ -6,7 +6,7 @@ mod common;
 use common::{scattered_hosts, scrambled};
 
 use fastred::algo::halving_groups::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, two_tree, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
@@ -455,6 +455,10 @@ impl Transport for Peers<'_> {
         self.sent_to.borrow_mut().insert(to);
         self.inner.sendrecv(to, data, from, buf)
     }
+    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> fastred::error::MpiResult) -> fastred::error::MpiResult {
+        self.sent_to.borrow_mut().insert(to);
+        self.inner.send_during(to, data, parts, body)
+    }
 }
 
 #[test]
@@ -509,6 +513,40 @@ fn pipeline_and_fibonacci_reduce_send_each_segment_once_per_link() {
             }
             let received: u64 = got.iter().map(|t| t.bytes_received).sum();
             assert_eq!(received, (n * (p - 1)) as u64, "{name} p={p}");
+        }
+    }
+}
+
+/// The two-tree reduce (Sanders, Speck & Träff 2009): every non-root sends
+/// its n bytes once (half up each tree) in 2k messages, and no process
+/// receives more than n, where one pipelined binary tree's inner nodes
+/// receive 2n; the root receives exactly n, one wait per segment (both
+/// halves' at once).
+#[test]
+fn two_tree_moves_n_bytes_into_and_out_of_every_process() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = fastred::model::CostModel::default();
+    let n = 1000;
+    for p in 1..=40usize {
+        for root in [0, p / 2, p - 1] {
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let mut buf = vec![1u8; n];
+                two_tree::reduce(&counting, &op, &mut buf, root, Some(100), &model).unwrap();
+                counting.traffic()
+            });
+            for (r, t) in got.iter().enumerate() {
+                let (sent, messages) = if p == 1 || r == root { (0, 0) } else { (n as u64, 10) };
+                assert_eq!((t.bytes_sent, t.messages_sent), (sent, messages), "p={p} root={root} rank {r}");
+                assert!(t.bytes_received <= n as u64, "p={p} root={root} rank {r}: received {}", t.bytes_received);
+            }
+            let (into_root, waits) = match p {
+                1 => (0, 0),
+                2 => (n as u64, 10), // one link: the linear pipeline
+                _ => (n as u64, 5),
+            };
+            assert_eq!((got[root].bytes_received, got[root].receive_waits), (into_root, waits), "p={p} root={root}");
+            assert_eq!(got.iter().map(|t| t.bytes_received).sum::<u64>(), (n * (p - 1)) as u64, "p={p}");
         }
     }
 }

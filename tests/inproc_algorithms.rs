@@ -14,7 +14,7 @@ use common::{from_bytes, layouts, scattered_hosts, scrambled, to_bytes};
 
 use fastred::algo::circulant::{self, SkipKind, Skips};
 use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
-use fastred::algo::{fibonacci_tree, pipeline, Blocks, Transport};
+use fastred::algo::{fibonacci_tree, pipeline, two_tree, Blocks, Transport};
 use fastred::error::MpiResult;
 use fastred::select::Collective;
 use fastred::model::CostModel;
@@ -407,6 +407,14 @@ fn fibonacci_tree_reduce_every_segment_size() {
     let model = CostModel::default();
     for (segment, procs) in segment_cases() {
         check_reduce_with(&format!("fibonacci_tree {segment:?}"), procs, &|t, op, b, root| fibonacci_tree::reduce(t, op, b, root, segment, &model));
+    }
+}
+
+#[test]
+fn two_tree_reduce_every_segment_size() {
+    let model = CostModel::default();
+    for (segment, procs) in segment_cases() {
+        check_reduce_with(&format!("two_tree {segment:?}"), procs, &|t, op, b, root| two_tree::reduce(t, op, b, root, segment, &model));
     }
 }
 

@@ -28,6 +28,7 @@ pub mod pairwise;
 pub mod pairwise_pipeline;
 pub mod ring;
 pub mod shared_memory;
+pub mod two_tree;
 
 use crate::error::MpiResult;
 use std::ops::Range;
@@ -99,6 +100,13 @@ pub trait Transport {
     fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
         sources.iter_mut().try_for_each(|(from, buf)| self.recv(*from, buf))
     }
+    /// Send `data[part]` for each of `parts` to `to`, one message each in
+    /// order, all posted at once before `body` runs, complete when this
+    /// returns: a stream that needs no step of the sender's to go on (the
+    /// two-tree reduce's leaf half), so that nothing else the sender does
+    /// waits for its receiver. No default: sent one after another before `body`,
+    /// a stream could wait for a receiver that waits for this process.
+    fn send_during(&self, to: usize, data: &[u8], parts: &[Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult;
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.

@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring, shared_memory};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring, shared_memory, two_tree};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -41,6 +41,7 @@ pub enum Algorithm {
     PairwisePipeline,
     KnomialTree,
     SharedMemory,
+    TwoTree,
 }
 
 /// What a run needs besides transport, reducer and vector.
@@ -170,6 +171,11 @@ pub struct Descriptor {
     /// How its estimate reads where every host holds the same power-of-two
     /// number of consecutive ranks ([`crate::select::Hosts::SharedInBlocks`]).
     pub in_blocks: InBlocks,
+    /// Whether the cost model may choose it where no measured rule decides
+    /// (`model` in a table): false for an algorithm whose estimate, the
+    /// paper's, is known to flatter it where it was measured; table rules
+    /// and `FASTRED_ALGO` still choose it.
+    pub by_model: bool,
     /// `None` for `native`, which the MPI library runs.
     pub run: Option<RunFn>,
     /// For allreduce and reduce-scatter with a separate send buffer, where
@@ -184,100 +190,111 @@ const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 const NONE: &[Collective] = &[];
 
 /// Every algorithm, in C API order.
-pub static REGISTRY: [Descriptor; 18] = [
+pub static REGISTRY: [Descriptor; 19] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
-        collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false, estimate: None, run: None, run_from: None, in_blocks: InBlocks::OneLevel,
+        collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false, estimate: None, run: None, run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
         collectives: ALLREDUCE_REDUCE, rank_ordered: true, canonical: ALLREDUCE_REDUCE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::Split(binomial::estimate_in_blocks),
+        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::Split(binomial::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
         collectives: &[Allreduce], rank_ordered: true, canonical: &[Allreduce], uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None, in_blocks: InBlocks::Split(recursive_doubling::estimate_in_blocks),
+        estimate: Some(recursive_doubling::estimate), run: Some(recursive_doubling::run), run_from: None, in_blocks: InBlocks::Split(recursive_doubling::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Rabenseifner, name: "rabenseifner", aliases: &[], source: "Rabenseifner 2004 §3.5 (reduce-scatters: its first phase, footnote 1)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from), in_blocks: InBlocks::Split(halving_doubling::estimate_in_blocks),
+        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling::run), run_from: Some(halving_doubling::run_from), in_blocks: InBlocks::Split(halving_doubling::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::BinaryBlocks, name: "binary_blocks", aliases: &[], source: "Rabenseifner 2004 §3.6",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None, in_blocks: InBlocks::Split(binary_blocks::estimate_in_blocks),
+        estimate: Some(binary_blocks::estimate), run: Some(binary_blocks::run), run_from: None, in_blocks: InBlocks::Split(binary_blocks::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Pairwise, name: "pairwise", aliases: &[], source: "Rabenseifner 2004 §3.7 (pairwise exchange)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from), in_blocks: InBlocks::Crossing,
+        estimate: Some(pairwise::estimate), run: Some(pairwise::run), run_from: Some(pairwise::run_from), in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Circulant, name: "circulant", aliases: &[], source: "Träff 2025, Algorithms 1 and 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving), in_blocks: InBlocks::Crossing,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_halving), run_from: Some(circulant::run_from_halving), in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::CirculantPow2, name: "circulant:pow2", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two), in_blocks: InBlocks::Crossing,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_powers_of_two), run_from: Some(circulant::run_from_powers_of_two), in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::CirculantLinear, name: "circulant:linear", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear), in_blocks: InBlocks::Crossing,
+        estimate: Some(circulant::estimate_linear), run: Some(circulant::run_linear), run_from: Some(circulant::run_from_linear), in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::CirculantSqrt, name: "circulant:sqrt", aliases: &[], source: "Träff 2025, Corollary 2",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt), in_blocks: InBlocks::Crossing,
+        estimate: Some(circulant::estimate_halving), run: Some(circulant::run_sqrt), run_from: Some(circulant::run_from_sqrt), in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveHalving, name: "recursive_halving", aliases: &[],
         source: "Rabenseifner 2004 §3.5 footnote 1; Thakur & Gropp",
         collectives: REDUCE_SCATTERS, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None, in_blocks: InBlocks::Crossing,
+        estimate: Some(recursive_halving::estimate), run: Some(recursive_halving::run), run_from: None, in_blocks: InBlocks::Crossing, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Ring, name: "ring", aliases: &["topo_ring"], source: "Patarasuk & Yuan §3.2; Rabenseifner 2004 §3.7",
         collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: true, uses_hosts: false, shared_memory: false,
-        estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from), in_blocks: InBlocks::OneLevel,
+        estimate: Some(ring::estimate), run: Some(ring::run), run_from: Some(ring::run_from), in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Pipeline, name: "pipeline", aliases: &[], source: "linear pipeline (Bar-Noy & Kipnis)",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(pipeline::estimate), run: Some(pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::FibonacciTree, name: "fibonacci_tree", aliases: &[], source: "pipelined Fibonacci tree (Sanders & Sibeyn)",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(fibonacci_tree::estimate), run: Some(fibonacci_tree::run), run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::Hierarchical, name: "hierarchical", aliases: &["two_level"],
         source: "two-level: intra-host reduce-scatter, inter-host per lane, intra-host allgather (Open MPI coll/han, MVAPICH2)",
         collectives: ALL_FOUR, rank_ordered: false, canonical: ALL_FOUR, uses_ring: false, uses_hosts: true, shared_memory: false,
-        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(hierarchical::estimate), run: Some(hierarchical::run), run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::PairwisePipeline, name: "pairwise_pipeline", aliases: &[],
         source: "Rabenseifner 2004 §3.7 pairwise exchange, the root's share handed out, pipelined in chunks",
         collectives: &[Reduce], rank_ordered: false, canonical: &[Reduce], uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        estimate: Some(pairwise_pipeline::estimate), run: Some(pairwise_pipeline::run), run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::KnomialTree, name: "knomial_tree", aliases: &["knomial"],
         source: "k-nomial tree, radix 4 (MVAPICH2, Open MPI coll/tuned): §3.3's tree with k − 1 children per level",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::Split(knomial_tree::estimate_in_blocks),
+        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::Split(knomial_tree::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::SharedMemory, name: "shared_memory", aliases: &["shm"],
         source: "rounds through a segment shared by one host's ranks, canonical order (Open MPI coll/sm, MVAPICH2 shmem collectives)",
         collectives: ALL_FOUR, rank_ordered: true, canonical: ALL_FOUR, uses_ring: false, uses_hosts: true, shared_memory: true,
-        estimate: Some(shared_memory::estimate), run: Some(shared_memory::run), run_from: Some(shared_memory::run_from), in_blocks: InBlocks::OneLevel,
+        estimate: Some(shared_memory::estimate), run: Some(shared_memory::run), run_from: Some(shared_memory::run_from), in_blocks: InBlocks::OneLevel, by_model: true,
+    },
+    Descriptor {
+        algorithm: Algorithm::TwoTree, name: "two_tree", aliases: &[],
+        source: "pipelined two-tree reduce (Sanders, Speck & Träff 2009)",
+        collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
+        estimate: Some(two_tree::estimate), run: Some(two_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
+        // Its estimate (≈ βn for long vectors, against 2βn for halving &
+        // doubling) held at 100 Gbit/s only at p = 100, and by 1.1x, not 2x:
+        // 1.05–1.09x slower than halving & doubling at p = 64 (docs/smpi.md,
+        // "The two-tree reduce"). Measured rules choose it.
+        by_model: false,
     },
 ];
 

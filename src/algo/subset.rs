@@ -39,6 +39,9 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut super::Arrived) -> MpiResult {
         self.parent.sendrecv_arriving(self.members[to], data, self.members[from], buf, unit, arrived)
     }
+    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
+        self.parent.send_during(self.members[to], data, parts, body)
+    }
     fn note_copy(&self, bytes: usize) {
         self.parent.note_copy(bytes)
     }

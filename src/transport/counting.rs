@@ -86,6 +86,15 @@ impl<T: Transport> Transport for Counting<'_, T> {
         sources.iter().enumerate().for_each(|(i, (_, buf))| self.record(None, Some(buf.len()), u64::from(i == 0)));
         self.inner.recv_each(sources)
     }
+    /// One step for the stream's messages, posted together.
+    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
+        let mut t = self.traffic.get();
+        t.steps += 1;
+        t.messages_sent += parts.len() as u64;
+        t.bytes_sent += parts.iter().map(|r| data[r.clone()].len() as u64).sum::<u64>();
+        self.traffic.set(t);
+        self.inner.send_during(to, data, parts, body)
+    }
     fn note_copy(&self, bytes: usize) {
         self.copied.set(self.copied.get() + bytes as u64);
         self.inner.note_copy(bytes)

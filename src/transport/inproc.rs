@@ -147,6 +147,12 @@ impl Transport for InProcess {
         }
         Ok(())
     }
+    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
+        parts.iter().for_each(|r| self.post(to, &data[r.clone()]));
+        body()?;
+        parts.iter().for_each(|_| self.wait_ack(to));
+        Ok(())
+    }
     fn shared_memory(&self) -> Option<&Segment> {
         Some(&self.shared)
     }

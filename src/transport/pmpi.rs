@@ -331,6 +331,18 @@ impl Transport for PmpiTransport<'_> {
         posted.wait_all()
     }
 
+    /// Every part posted in its pieces, `body` run, the sends completed.
+    fn send_during(&self, to: usize, data: &[u8], parts: &[Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
+        let mut sent = Requests::new();
+        for part in parts {
+            for r in pieces(part.len(), self.piece_for(to)) {
+                sent.isend(self.comm, to, TAG, &data[part.start + r.start..part.start + r.end])?;
+            }
+        }
+        body()?;
+        sent.wait_all()
+    }
+
     fn shared_memory(&self) -> Option<&Segment> {
         self.shared
     }

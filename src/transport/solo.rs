@@ -54,4 +54,8 @@ impl Transport for Solo {
         self.events.borrow_mut().push(Event { sent: Some((to, data.len())), received: Some((from, buf.len())) });
         Ok(())
     }
+    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
+        self.events.borrow_mut().extend(parts.iter().map(|r| Event { sent: Some((to, data[r.clone()].len())), received: None }));
+        body()
+    }
 }

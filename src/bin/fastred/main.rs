@@ -357,7 +357,12 @@ fn explain(args: Vec<String>) -> i32 {
         .collect();
     rows.sort_by(|a, b| a.1.total_cmp(&b.1));
     for (a, t) in rows {
-        println!("    {:20} {:>12.3} µs{}", a.name(), t * 1e6, if a == choice.algorithm { "   ← chosen" } else { "" });
+        let note = match (a == choice.algorithm, a.descriptor().by_model) {
+            (true, _) => "   ← chosen",
+            (false, false) => "   (measured rules only, not the model)",
+            (false, true) => "",
+        };
+        println!("    {:20} {:>12.3} µs{note}", a.name(), t * 1e6);
     }
     0
 }
