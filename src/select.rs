@@ -547,7 +547,7 @@ mod tests {
             for bytes in [64 << 10, 1 << 20, 16 << 20] {
                 for coll in Collective::ALL {
                     let s = shape(coll, bytes, p);
-                    if binary_blocks_rule_covers(&s) {
+                    if binary_blocks_rule_covers(&s) || two_tree_rule_covers(&s) {
                         continue;
                     }
                     let c = choose(&s, None, &t);
@@ -593,6 +593,11 @@ mod tests {
         (from..=16 << 20).contains(&s.bytes) && (100..=3000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
+    /// The measured rule for long reduces at 17-1000 processes (default.table).
+    fn two_tree_rule_covers(s: &Shape) -> bool {
+        s.coll == Reduce && (1 << 20..=16 << 20).contains(&s.bytes) && (17..=1000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
+    }
+
     #[test]
     fn long_vectors_at_hundreds_of_processes_take_binary_blocks_where_measured() {
         let t = Table::default_table();
@@ -634,6 +639,28 @@ mod tests {
         }
         assert_eq!(pick_default(Allreduce, 2 << 20, 1024), Rabenseifner); // powers of two keep halving & doubling
         assert_eq!(pick_default(Allreduce, 2 << 20, 3001), Circulant);
+    }
+
+    #[test]
+    fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
+        let t = Table::default_table();
+        for (bytes, p) in [(1 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511)] {
+            let c = choose(&shape(Reduce, bytes, p), None, &t);
+            assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
+        }
+        // Below 1 MiB, above 16 MiB, outside 17-1000 processes, for
+        // allreduce, and on shared hosts: not the two-tree's rule.
+        for s in [
+            shape(Reduce, (1 << 20) - 8, 100),
+            shape(Reduce, (16 << 20) + 8, 100),
+            shape(Reduce, 2 << 20, 1001),
+            shape(Reduce, 2 << 20, 16),
+            shape(Allreduce, 2 << 20, 100),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 2 << 20, 1000) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("two_tree"), "{s:?}: {}", c.reason);
+        }
     }
 
     #[test]
