@@ -25,9 +25,10 @@
 //! sends nest, at most [`MAX_SEGMENTS`] deep). The receives wait only on
 //! the same tree lower down: no deadlock. The paper's edge colouring, which
 //! makes every step one send and one receive, is not needed with
-//! non-blocking sends. Simulated at 100 Gbit/s (p = 100, 16 MiB) it took
-//! 1.7–2.1 βn, not βn: each segment still costs a rendezvous latency, and
-//! neighbours' steps do not line up (docs/smpi.md, "The two-tree reduce").
+//! non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
+//! flat networks and the fat tree, not βn: each segment still costs a
+//! rendezvous latency, and neighbours' steps do not line up (docs/smpi.md,
+//! "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
 use super::streaming;
@@ -94,12 +95,13 @@ pub fn height(p: usize) -> usize {
     (usize::BITS - (p - 1).leading_zeros()) as usize + 1
 }
 
-/// Smallest segment the model's count may give. Simulated at 100 Gbit/s
-/// (SMPI, p = 64 and 100, 2 and 16 MiB, docs/smpi.md "The two-tree
-/// reduce"), 64–256 KiB segments were the fastest, while the compiled-in
-/// model (α = 50 µs, for TCP) cuts 16 MiB into 57 KB ones and 2 MiB into
-/// 20 KB (1.4x slower there); on TCP the floor costs little, since its
-/// segments are near it from a few MiB.
+/// Smallest segment the model's count may give. Simulated on the fat tree
+/// (SMPI, 100 Gbit/s, p = 100, docs/smpi.md "The two-tree reduce"), 16 KiB
+/// segments took 1.40–1.76x the time of 64 KiB ones at 2 and 16 MiB, and
+/// the compiled-in model (α = 50 µs, for TCP) would cut 2 MiB into 20 KB;
+/// 256 KiB was 1.15x faster at 16 MiB but 1.36x slower at 2 MiB, and on
+/// the 10 Gbit/s network 1.1x slower at 16 MiB. On TCP the floor costs
+/// little: its segments reach it from a few MiB.
 pub const MIN_SEGMENT: usize = 64 << 10;
 
 /// The model's number of segments per half: k = √(h·βn/α), but none
@@ -119,9 +121,11 @@ pub fn cost(bytes: usize, p: usize, k: usize, model: &CostModel) -> f64 {
 }
 
 /// Most segments per half: every one of a leaf half's segments is posted
-/// at once ([`Transport::send_during`]), so this bounds the requests a
+/// at once ([`Transport::send_during`]), so this bounds the messages a
 /// process has outstanding (the model's k is near it only from a few
-/// hundred MiB, where a cap of 256 costs about 2%).
+/// hundred MiB, where a cap of 256 costs about 2%). Where the transport
+/// cuts messages into pieces, each piece is one (Open MPI over TCP: a
+/// 16 MiB reduce's leaf half is 256 pieces of 32 KiB).
 pub const MAX_SEGMENTS: usize = 256;
 
 /// Byte ranges, within a half of `len` bytes, of its segments: about
