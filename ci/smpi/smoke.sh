@@ -4,7 +4,7 @@
 # Checks:
 #  1. allreduce, reduce and reduce_scatter_block give exact results (the
 #     benchmark checks every variant's sums and aborts otherwise) for native,
-#     the default and three algorithms, 8 B - 1 MiB, p = 64 and 100;
+#     the default and five algorithms, 8 B - 1 MiB, p = 64 and 100;
 #  2. fastred ran its own algorithms (the CSV names them, not "native");
 #  3. simulated times are deterministic (a second run gives the same CSV);
 #  4. the α-β-γ model is exact where the papers' formulas are (flat platform,
@@ -38,7 +38,7 @@ bench() { # CSV PLATFORM NP bench args...
 }
 # The fat-tree sweep of checks 1-3 and 5.
 sweep=(--colls allreduce,reduce,reduce_scatter_block --sizes 8:1M --factor 32
-    --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline)
+    --algos native,default,recursive_doubling,rabenseifner,circulant,pairwise_pipeline,two_tree)
 same_as_np64() { # CSV WHAT: the run's CSV must equal the first p = 64 run's
     if cmp -s "$tmp/np64.csv" "$1"; then echo "ok    $2"
     else echo "FAIL: not $2"; diff "$tmp/np64.csv" "$1" | head; fail=1; fi
