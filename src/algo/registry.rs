@@ -290,11 +290,12 @@ pub static REGISTRY: [Descriptor; 19] = [
         source: "pipelined two-tree reduce (Sanders, Speck & Träff 2009)",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
         estimate: Some(two_tree::estimate), run: Some(two_tree::run), run_from: None, in_blocks: InBlocks::OneLevel,
-        // Its estimate says βn for long vectors; simulated at 100 Gbit/s it
-        // took 1.5–2.1 βn (docs/smpi.md, "The two-tree reduce"), and where
-        // the model would put it (p ≥ 17 off the measured rules, and the
-        // two-level algorithm's lanes, whose segments its estimate sizes at
-        // a lane's bytes) was not all measured: measured rules choose it.
+        // Its estimate says βn for long vectors; simulated it took
+        // 1.1–3.0 βn (p = 100, 16 MiB, five networks; docs/smpi.md, "The
+        // two-tree reduce"), and where the model would put it (p ≥ 17 off
+        // the measured rules, shared hosts, and the two-level algorithm's
+        // lanes, whose segments its estimate sizes at a lane's bytes) was
+        // not measured: measured rules choose it.
         by_model: false,
     },
 ];
