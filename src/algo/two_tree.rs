@@ -31,7 +31,7 @@
 //! "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
-use super::streaming;
+use super::streaming::{self, TreeLinks};
 use super::{absolute_rank, relative_rank, Scratch, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
@@ -67,23 +67,16 @@ fn in_order_links(pos: usize, mut lo: usize, mut hi: usize) -> (Option<usize>, P
     }
 }
 
-/// A node's links in one of the two trees, in relative ranks; the tree's
-/// root has the root (relative rank 0) as its parent.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Links {
-    pub parent: usize,
-    pub children: Pooled<usize>,
-}
-
-/// Links of node `q` (1 ≤ q < p) in tree `which` (0: T1, 1: T2).
-pub fn links(q: usize, p: usize, which: usize) -> Links {
+/// Links of node `q` (1 ≤ q < p) in tree `which` (0: T1, 1: T2), in ranks
+/// relative to the root; the tree's top node has the root (0) as parent.
+pub fn links(q: usize, p: usize, which: usize) -> TreeLinks {
     debug_assert!((1..p).contains(&q) && which < 2);
     let m = p - 1;
     // T1: node = position over 1..=m; T2: node = position + 1 over 0..m.
     let (pos, lo, hi) = if which == 0 { (q, 1, m) } else { (q - 1, 0, m - 1) };
     let to_node = |position: usize| position + which;
     let (parent, children) = in_order_links(pos, lo, hi);
-    Links { parent: parent.map_or(0, to_node), children: children.iter().map(|&c| to_node(c)).collect() }
+    TreeLinks { parent: Some(parent.map_or(0, to_node)), children: children.iter().map(|&c| to_node(c)).collect() }
 }
 
 /// Height of the taller tree plus the step to the root: the pipeline's fill.
@@ -149,19 +142,18 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let (first, second) = buf.split_at_mut(split);
     let halves = [segments(first.len(), elem, segment_bytes, k), segments(second.len(), elem, segment_bytes, k)];
     let q = relative_rank(t.rank(), root, p);
-    let abs = |r: usize| absolute_rank(r, root, p);
     if q == 0 {
-        return receive_at_root(t, op, [first, second], &halves, [abs(tree_root(p, 0)), abs(tree_root(p, 1))]);
+        let tops = [0, 1].map(|which| absolute_rank(tree_root(p, which), root, p));
+        return receive_at_root(t, op, [first, second], &halves, tops);
     }
-    let trees = [links(q, p, 0), links(q, p, 1)];
+    let trees = [0, 1].map(|which| links(q, p, which).absolute(root, p));
     let inner = usize::from(trees[0].children.is_empty());
     let (inner_half, leaf_half) = if inner == 0 { (first, &*second) } else { (second, &*first) };
-    let up = &trees[inner];
-    let children: Pooled<usize> = up.children.iter().map(|&c| abs(c)).collect();
+    let [up, leaf] = [&trees[inner], &trees[1 - inner]].map(|l| l.parent.expect("a non-root has a parent in both trees"));
     let longest = halves[inner].iter().map(|r| r.len()).max().unwrap_or(0);
     let mut incoming = [super::scratch(longest)?, super::scratch(longest)?];
-    t.send_during(abs(trees[1 - inner].parent), leaf_half, &halves[1 - inner], &mut || {
-        reduce_up_inner_tree(t, op, inner_half, 0, &halves[inner], 0, abs(up.parent), &children, &mut incoming)
+    t.send_during(leaf, leaf_half, &halves[1 - inner], &mut || {
+        reduce_up_inner_tree(t, op, inner_half, 0, &halves[inner], 0, up, &trees[inner].children, &mut incoming)
     })
 }
 
@@ -174,17 +166,26 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
 fn reduce_up_inner_tree(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), rest: &mut [u8], offset: usize, segs: &[Range<usize>], s: usize, parent: usize, children: &[usize], incoming: &mut [Scratch; 2]) -> MpiResult {
     let Some(seg) = segs.get(s) else { return Ok(()) };
     let here = seg.start - offset..seg.end - offset;
-    let [a, b] = &mut *incoming;
-    let mut recvs: [(usize, &mut [u8]); 2] = [(0, &mut a[..here.len()]), (0, &mut b[..here.len()])];
-    for (r, &child) in recvs.iter_mut().zip(children) {
-        r.0 = child;
-    }
-    t.recv_each(&mut recvs[..children.len()])?;
+    receive_both(t, incoming, [0, 1].map(|i| children.get(i).map(|&child| (child, here.len()))))?;
     for into in &incoming[..children.len()] {
         op.reduce(&into[..here.len()], &mut rest[here.clone()], false)?;
     }
     let (done, later) = rest.split_at_mut(here.end);
     t.send_during(parent, done, &[here], &mut || reduce_up_inner_tree(t, op, later, seg.end, segs, s + 1, parent, children, incoming))
+}
+
+/// Receive `bytes` from each `(source, bytes)` given into the front of
+/// `incoming[i]`, all at once ([`Transport::recv_each`]).
+fn receive_both(t: &(impl Transport + ?Sized), incoming: &mut [Scratch; 2], from: [Option<(usize, usize)>; 2]) -> MpiResult {
+    let mut recvs: [(usize, &mut [u8]); 2] = [(0, &mut []), (0, &mut [])];
+    let mut n = 0;
+    for (into, source) in incoming.iter_mut().zip(from) {
+        if let Some((rank, bytes)) = source {
+            recvs[n] = (rank, &mut into[..bytes]);
+            n += 1;
+        }
+    }
+    t.recv_each(&mut recvs[..n])
 }
 
 /// The node at the top of tree `which` (its parent is the root).
@@ -199,16 +200,7 @@ fn receive_at_root(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), 
     let mut incoming = [super::scratch(longest)?, super::scratch(longest)?];
     for s in 0..halves[0].len().max(halves[1].len()) {
         let segs = [halves[0].get(s), halves[1].get(s)];
-        let [a, b] = &mut incoming;
-        let mut recvs: [(usize, &mut [u8]); 2] = [(0, &mut []), (0, &mut [])];
-        let mut n_recvs = 0;
-        for ((top, into), seg) in [(tops[0], &mut a[..]), (tops[1], &mut b[..])].into_iter().zip(segs) {
-            if let Some(seg) = seg {
-                recvs[n_recvs] = (top, &mut into[..seg.len()]);
-                n_recvs += 1;
-            }
-        }
-        t.recv_each(&mut recvs[..n_recvs])?;
+        receive_both(t, &mut incoming, [0, 1].map(|i| segs[i].map(|seg| (tops[i], seg.len()))))?;
         for ((seg, into), half) in segs.iter().zip(&incoming).zip(halves_of_buf.iter_mut()) {
             if let Some(seg) = seg {
                 op.reduce(&into[..seg.len()], &mut half[(*seg).clone()], false)?;
@@ -240,7 +232,7 @@ mod tests {
     fn reach(q: usize, p: usize, which: usize, seen: &mut Vec<usize>) {
         seen.push(q);
         for &c in links(q, p, which).children.iter() {
-            assert_eq!(links(c, p, which).parent, q, "p={p} tree {which}");
+            assert_eq!(links(c, p, which).parent, Some(q), "p={p} tree {which}");
             reach(c, p, which, seen);
         }
     }
@@ -253,7 +245,7 @@ mod tests {
                 reach(tree_root(p, which), p, which, &mut seen);
                 seen.sort();
                 assert_eq!(seen, (1..p).collect::<Vec<_>>(), "p={p} tree {which}");
-                assert_eq!(links(tree_root(p, which), p, which).parent, 0);
+                assert_eq!(links(tree_root(p, which), p, which).parent, Some(0));
             }
             for q in 1..p {
                 let [a, b] = [0, 1].map(|w| links(q, p, w).children.len());
@@ -269,7 +261,7 @@ mod tests {
             let depth = |mut q: usize, w| {
                 let mut d = 1;
                 while q != 0 {
-                    q = links(q, p, w).parent;
+                    q = links(q, p, w).parent.unwrap();
                     d += 1;
                 }
                 d - 1
