@@ -6,7 +6,7 @@ mod common;
 use common::{scattered_hosts, scrambled};
 
 use fastred::algo::halving_groups::{self, Group, Segments};
-use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, two_tree, Transport};
+use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, two_tree, Forwarding, Outbox, Transport};
 use fastred::select::delta_expo_max;
 use fastred::op::{BuiltinReducer, Elem, OpKind};
 use fastred::transport::counting::{Counting, Traffic};
@@ -455,9 +455,16 @@ impl Transport for Peers<'_> {
         self.sent_to.borrow_mut().insert(to);
         self.inner.sendrecv(to, data, from, buf)
     }
-    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> fastred::error::MpiResult) -> fastred::error::MpiResult {
-        self.sent_to.borrow_mut().insert(to);
-        self.inner.send_during(to, data, parts, body)
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> fastred::error::MpiResult) -> fastred::error::MpiResult {
+        self.inner.outbox(&mut |inner| {
+            body(&mut Forwarding {
+                inner,
+                before: |to, _: &[u8]| {
+                    self.sent_to.borrow_mut().insert(to);
+                    to
+                },
+            })
+        })
     }
 }
 
@@ -547,6 +554,44 @@ fn two_tree_moves_n_bytes_into_and_out_of_every_process() {
             };
             assert_eq!((got[root].bytes_received, got[root].receive_waits), (into_root, waits), "p={p} root={root}");
             assert_eq!(got.iter().map(|t| t.bytes_received).sum::<u64>(), (n * (p - 1)) as u64, "p={p}");
+        }
+    }
+}
+
+/// The two-tree's streams are bounded in flight whatever the number of
+/// segments: the leaf half runs at most `lead` segments ahead, and a step
+/// completes what steps lead + 1 before it posted, so a process has at
+/// most 3·lead + 2 messages pending; 24 MiB in 64 KiB segments is 384
+/// messages per process, all pending if a leaf half went out at once. In
+/// 1 MiB segments the lead is 2 (the completions run from step 3 on). The
+/// root's result is checked too (the in-process sweeps run leads shorter
+/// than a half only with segments of a few bytes).
+#[test]
+fn two_tree_keeps_at_most_three_leads_plus_two_messages_in_flight() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = fastred::model::CostModel::default();
+    let n = 24 << 20;
+    let input = |r: usize| (0..n).map(move |i| (i * 7 + r * 13 + i / 4099) as u8);
+    for segment in [64 << 10, 1 << 20] {
+        let bound = 3 * two_tree::lead(segment) as u64 + 2;
+        for p in [3, 4, 5, 8] {
+            let root = p / 2;
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let mut buf: Vec<u8> = input(t.rank()).collect();
+                two_tree::reduce(&counting, &op, &mut buf, root, Some(segment), &model).unwrap();
+                (counting.traffic().most_in_flight, counting.traffic().messages_sent, buf)
+            });
+            let in_flight: Vec<(u64, u64)> = got.iter().map(|(m, sent, _)| (*m, *sent)).collect();
+            assert!(in_flight.iter().all(|&(m, _)| m <= bound), "segment {segment} p={p}: {in_flight:?} over {bound}");
+            assert_eq!(in_flight.iter().map(|&(m, _)| m).max(), Some(bound), "segment {segment} p={p}: {in_flight:?}");
+            let per_process = 2 * (n / 2).div_ceil(segment) as u64;
+            assert!(in_flight.iter().enumerate().all(|(r, &(_, sent))| sent == if r == root { 0 } else { per_process }), "segment {segment} p={p}: {in_flight:?}");
+            let want = (0..p).map(input).fold(vec![0u8; n], |mut acc, x| {
+                acc.iter_mut().zip(x).for_each(|(a, b)| *a ^= b);
+                acc
+            });
+            assert!(got[root].2 == want, "segment {segment} p={p}: wrong result at the root");
         }
     }
 }

@@ -189,10 +189,12 @@ done
 # (Zero-length blocks must still be one message: this hung once.)
 check "pieces-4k-np5" 600 "collectives: OK" 5 $P FASTRED_PIECE=4K "$out/collectives" own $variant_mode
 check "pieces-1k-circulant-np4" 600 "collectives: OK" 4 $P FASTRED_PIECE=1K FASTRED_ALGO=circulant "$out/collectives" own shapes
-# The two-tree reduce's streams (Transport::send_during) and receives in
-# pieces between pretended hosts, and whole (bounded on Open MPI) within one.
-check "pieces-1k-two-tree-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: two_tree \(forced" 5 \
-    env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=1K FASTRED_ALGO=two_tree FASTRED_LOG=debug "$out/collectives" own shapes
+# The two-tree reduce's streams (Transport::outbox) and receives in
+# pieces between pretended hosts, and whole (bounded on Open MPI) within one;
+# 1 KiB segments of four 256-byte pieces: the longest vectors' halves are 40
+# segments, more than the streams' lead (32), so sends complete mid-stream.
+check "pieces-256-two-tree-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: two_tree \(forced" 5 \
+    env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=256 FASTRED_SEGMENT=1K FASTRED_ALGO=two_tree FASTRED_LOG=debug "$out/collectives" own shapes
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q

@@ -100,13 +100,13 @@ pub trait Transport {
     fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
         sources.iter_mut().try_for_each(|(from, buf)| self.recv(*from, buf))
     }
-    /// Send `data[part]` for each of `parts` to `to`, one message each in
-    /// order, all posted at once before `body` runs, complete when this
-    /// returns: a stream that needs no step of the sender's to go on (the
-    /// two-tree reduce's leaf half), so that nothing else the sender does
-    /// waits for its receiver. No default: sent one after another before `body`,
-    /// a stream could wait for a receiver that waits for this process.
-    fn send_during(&self, to: usize, data: &[u8], parts: &[Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult;
+    /// Run `body` with an [`Outbox`] of sends that stay in flight while the
+    /// sender goes on (the two-tree reduce's streams up two trees); every
+    /// message still pending when `body` returns is completed before this
+    /// returns. The caller bounds what it has in flight by completing the
+    /// oldest. No default: sent one by one as posted, a stream could wait
+    /// for a receiver that waits for this process.
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult;
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.
@@ -115,6 +115,40 @@ pub trait Transport {
     /// one was made (the shared-memory algorithm's); by default none.
     fn shared_memory(&self) -> Option<&crate::shm::Segment> {
         None
+    }
+}
+
+/// Non-blocking sends of [`Transport::outbox`]: each message is posted at
+/// once (in pieces, where the transport cuts messages) and completed oldest
+/// first. A message is complete when its buffer may be reused: taken by its
+/// receiver, or buffered by the library.
+pub trait Outbox<'d> {
+    /// Post `data` to `to` as one message; borrowed until it is complete.
+    fn post(&mut self, to: usize, data: &'d [u8]) -> MpiResult;
+    /// Messages posted and not yet complete.
+    fn pending(&self) -> usize;
+    /// Wait until the oldest pending message is complete.
+    fn complete_oldest(&mut self) -> MpiResult;
+}
+
+/// An [`Outbox`] over another that first tells `before` of every post and
+/// posts to the rank it returns (a wrapping transport's outbox: a subset's
+/// ranks, a counting transport's tally).
+pub struct Forwarding<'o, 'd, F: FnMut(usize, &[u8]) -> usize> {
+    pub inner: &'o mut dyn Outbox<'d>,
+    pub before: F,
+}
+
+impl<'d, F: FnMut(usize, &[u8]) -> usize> Outbox<'d> for Forwarding<'_, 'd, F> {
+    fn post(&mut self, to: usize, data: &'d [u8]) -> MpiResult {
+        let to = (self.before)(to, data);
+        self.inner.post(to, data)
+    }
+    fn pending(&self) -> usize {
+        self.inner.pending()
+    }
+    fn complete_oldest(&mut self) -> MpiResult {
+        self.inner.complete_oldest()
     }
 }
 

@@ -2,7 +2,7 @@
 //! host, or one lane across hosts), so that any algorithm runs on a group:
 //! rank i of the subset is rank `members[i]` of the parent.
 
-use super::Transport;
+use super::{Forwarding, Outbox, Transport};
 use crate::error::MpiResult;
 
 pub struct Subset<'a, T: Transport + ?Sized> {
@@ -39,8 +39,8 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut super::Arrived) -> MpiResult {
         self.parent.sendrecv_arriving(self.members[to], data, self.members[from], buf, unit, arrived)
     }
-    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
-        self.parent.send_during(self.members[to], data, parts, body)
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
+        self.parent.outbox(&mut |inner| body(&mut Forwarding { inner, before: |to, _: &[u8]| self.members[to] }))
     }
     fn note_copy(&self, bytes: usize) {
         self.parent.note_copy(bytes)

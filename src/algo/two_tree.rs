@@ -16,15 +16,16 @@
 //! are its leaves; T2 is the same over positions 0..p−2 with node = position
 //! + 1 (the paper's shifted tree), so there the even nodes are the leaves.
 //!
-//! Schedule: a process posts its leaf half's segments to its leaf parent
-//! at once ([`Transport::send_during`]); they depend on nothing, so no step
-//! of anyone waits on another tree's progress. Up its inner tree it
-//! receives segment s from both children at once, folds them in, and sends
-//! the sum to its parent while it goes on with segment s + 1 (each send
-//! completes at the end, so no step waits for the parent to take it: the
-//! sends nest, at most [`MAX_SEGMENTS`] deep). The receives wait only on
-//! the same tree lower down: no deadlock. The paper's edge colouring, which
-//! makes every step one send and one receive, is not needed with
+//! Schedule: a process streams its leaf half's segments to its leaf parent
+//! ahead of its own progress ([`Transport::outbox`], [`LEAD_BYTES`] ahead);
+//! they depend on nothing, so the two trees' steps are tied together only
+//! where one runs more than that lead ahead of the other. Up its inner
+//! tree it receives segment s from both children at once, folds them in,
+//! and posts the sum to its parent while it goes on with segment s + 1; a
+//! send is completed only some steps later, so no step waits for the
+//! parent to take the last one. The receives wait only
+//! on the same tree lower down: no deadlock. The paper's edge colouring,
+//! which makes every step one send and one receive, is not needed with
 //! non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
 //! flat networks and the fat tree, not βn: each segment still costs a
 //! rendezvous latency, and neighbours' steps do not line up (docs/smpi.md,
@@ -32,7 +33,7 @@
 
 use super::registry::{not_implemented, Job};
 use super::streaming::{self, TreeLinks};
-use super::{absolute_rank, relative_rank, Scratch, Transport};
+use super::{absolute_rank, relative_rank, Outbox, Scratch, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -113,18 +114,44 @@ pub fn cost(bytes: usize, p: usize, k: usize, model: &CostModel) -> f64 {
     (k + height(p)) as f64 * (model.alpha + model.beta * bytes as f64 / k as f64)
 }
 
-/// Most segments per half: every one of a leaf half's segments is posted
-/// at once ([`Transport::send_during`]), so this bounds the messages a
-/// process has outstanding (the model's k is near it only from a few
-/// hundred MiB, where a cap of 256 costs about 2%). Where the transport
-/// cuts messages into pieces, each piece is one (Open MPI over TCP: a
-/// 16 MiB reduce's leaf half is 256 pieces of 32 KiB).
-pub const MAX_SEGMENTS: usize = 256;
+/// Longest segment (Open MPI over TCP: 32 pieces of 32 KiB), so that
+/// [`LEAD_BYTES`] bounds the messages in flight.
+pub const MAX_SEGMENT: usize = 1 << 20;
+
+/// Most segments per half (the model's k reaches it only from several GiB).
+pub const MAX_SEGMENTS: usize = 4096;
+
+/// How far a leaf half's stream runs ahead of the inner tree: its segment s
+/// goes out at inner step s − lead (the first lead + 1 at step 0), lead =
+/// this over the segment length, at most [`LEAD_SEGMENTS`] ([`lead`]), so
+/// the leaf parent, in the other tree, can be that many steps ahead of
+/// this process; and a step completes what steps lead + 1 or more before
+/// it posted. A process then has at most 3·lead + 2 ≤ 98 segments, of
+/// about 3 × 2 MiB, in flight (Open MPI over TCP: under 200 pieces), where
+/// posting all of a leaf half at once had n/2 in flight (a 1 GiB reduce:
+/// 16 384 pieces). Simulated (fat tree, p = 100, 16 MiB, 64 KiB segments,
+/// reductions free), leads of 4 / 16 / 32 / 64 segments took 1.088 /
+/// 1.024 / 1.015 / 1.012 times the time of the whole half at once; with
+/// 2 MiB (32 segments) the torus took 1.036, the dragonfly 0.971, the flat
+/// networks (100 and 10 Gbit/s) 1.000, and 2 MiB reduces 1.000–1.005
+/// (docs/smpi.md, "The two-tree reduce").
+pub const LEAD_BYTES: usize = 2 << 20;
+
+/// Most segments of lead, for segments shorter than the model's floor
+/// (`FASTRED_SEGMENT`): [`LEAD_BYTES`] of [`MIN_SEGMENT`]s.
+pub const LEAD_SEGMENTS: usize = LEAD_BYTES / MIN_SEGMENT;
+
+/// The lead, in segments, for segments of `segment_len` bytes.
+pub fn lead(segment_len: usize) -> usize {
+    (LEAD_BYTES / segment_len.max(1)).clamp(1, LEAD_SEGMENTS)
+}
 
 /// Byte ranges, within a half of `len` bytes, of its segments: about
-/// `segment_bytes` each, else `k`, at most [`MAX_SEGMENTS`].
+/// `segment_bytes` each, else `k`, at most [`MAX_SEGMENTS`] of at most
+/// [`MAX_SEGMENT`] bytes.
 fn segments(len: usize, elem: usize, segment_bytes: Option<usize>, k: usize) -> Pooled<Range<usize>> {
     let count = segment_bytes.map_or(k, |b| len.div_ceil(b.max(elem)));
+    let count = count.max(len.div_ceil(MAX_SEGMENT.max(elem)));
     streaming::segments(len, elem, count.min(MAX_SEGMENTS))
 }
 
@@ -152,26 +179,61 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let [up, leaf] = [&trees[inner], &trees[1 - inner]].map(|l| l.parent.expect("a non-root has a parent in both trees"));
     let longest = halves[inner].iter().map(|r| r.len()).max().unwrap_or(0);
     let mut incoming = [super::scratch(longest)?, super::scratch(longest)?];
-    t.send_during(leaf, leaf_half, &halves[1 - inner], &mut || {
-        reduce_up_inner_tree(t, op, inner_half, 0, &halves[inner], 0, up, &trees[inner].children, &mut incoming)
+    let mut inner_half = Some(inner_half);
+    t.outbox(&mut |out| {
+        let inner_half = inner_half.take().expect("an outbox runs its body once");
+        let up = Stream { to: up, half: inner_half, segments: &halves[inner] };
+        let leaf = Stream { to: leaf, half: leaf_half, segments: &halves[1 - inner] };
+        stream_up(t, op, out, up, leaf, &trees[inner].children, &mut incoming)
     })
 }
 
-/// Up the inner tree from segment `s` on (`rest` is the half from that
-/// segment's start, at byte `offset` of the half): the segment received from
-/// every child at once and folded in, then sent to the parent while the
-/// next segments go the same way ([`Transport::send_during`]), so that no
-/// step waits for the parent to take the last one.
-#[allow(clippy::too_many_arguments)]
-fn reduce_up_inner_tree(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), rest: &mut [u8], offset: usize, segs: &[Range<usize>], s: usize, parent: usize, children: &[usize], incoming: &mut [Scratch; 2]) -> MpiResult {
-    let Some(seg) = segs.get(s) else { return Ok(()) };
-    let here = seg.start - offset..seg.end - offset;
-    receive_both(t, incoming, [0, 1].map(|i| children.get(i).map(|&child| (child, here.len()))))?;
-    for into in &incoming[..children.len()] {
-        op.reduce(&into[..here.len()], &mut rest[here.clone()], false)?;
+/// One half on its way to `to`, in `segments` (byte ranges of `half`).
+struct Stream<'s, B> {
+    to: usize,
+    half: B,
+    segments: &'s [Range<usize>],
+}
+
+/// A process's steps: at step s, the leaf half's segments up to s + lead
+/// ([`LEAD_BYTES`]) are posted; the inner half's segment s is received
+/// from every child at once, folded in, and posted to the parent. Every
+/// wait is on a lower node of the same tree at the same step, or on a step
+/// before s (the completions, and the leaf segments a child posted ahead),
+/// so no process waits on one that waits on it.
+fn stream_up<'d>(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), out: &mut dyn Outbox<'d>, up: Stream<&'d mut [u8]>, leaf: Stream<&'d [u8]>, children: &[usize], incoming: &mut [Scratch; 2]) -> MpiResult {
+    let (mut rest, mut offset) = (up.half, 0);
+    let lead = lead(leaf.segments.iter().map(|r| r.len()).max().unwrap_or(0));
+    let mut leaf_posted = 0;
+    // Messages posted by the end of each of the last lead + 1 steps.
+    let mut posted_by = Pooled::new();
+    posted_by.resize(lead + 1, 0);
+    let mut posted = 0;
+    for s in 0..up.segments.len().max(leaf.segments.len()) {
+        if s > lead {
+            while posted - out.pending() < posted_by[(s - lead - 1) % (lead + 1)] {
+                out.complete_oldest()?;
+            }
+        }
+        for seg in leaf.segments.iter().take(s + lead + 1).skip(leaf_posted) {
+            out.post(leaf.to, &leaf.half[seg.clone()])?;
+            leaf_posted += 1;
+            posted += 1;
+        }
+        if let Some(seg) = up.segments.get(s) {
+            let here = seg.start - offset..seg.end - offset;
+            receive_both(t, incoming, [0, 1].map(|i| children.get(i).map(|&child| (child, here.len()))))?;
+            for into in &incoming[..children.len()] {
+                op.reduce(&into[..here.len()], &mut rest[here.clone()], false)?;
+            }
+            let (done, later) = std::mem::take(&mut rest).split_at_mut(here.end);
+            out.post(up.to, done)?;
+            (rest, offset) = (later, seg.end);
+            posted += 1;
+        }
+        posted_by[s % (lead + 1)] = posted;
     }
-    let (done, later) = rest.split_at_mut(here.end);
-    t.send_during(parent, done, &[here], &mut || reduce_up_inner_tree(t, op, later, seg.end, segs, s + 1, parent, children, incoming))
+    Ok(())
 }
 
 /// Receive `bytes` from each `(source, bytes)` given into the front of

@@ -2,7 +2,7 @@
 //! communicate), messages and bytes in each direction. Tests use it to check
 //! the cost terms of the papers exactly.
 
-use crate::algo::Transport;
+use crate::algo::{Outbox, Transport};
 use crate::error::MpiResult;
 use std::cell::Cell;
 
@@ -21,6 +21,8 @@ pub struct Traffic {
     /// Bytes of vector data copied locally (input into the work buffer,
     /// rotations, results out of scratch): [`Transport::note_copy`].
     pub bytes_copied: u64,
+    /// Most messages pending at once in an [`Outbox`] (posted, not complete).
+    pub most_in_flight: u64,
 }
 
 /// Counts the traffic of an inner transport.
@@ -86,14 +88,10 @@ impl<T: Transport> Transport for Counting<'_, T> {
         sources.iter().enumerate().for_each(|(i, (_, buf))| self.record(None, Some(buf.len()), u64::from(i == 0)));
         self.inner.recv_each(sources)
     }
-    /// One step for the stream's messages, posted together.
-    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
-        let mut t = self.traffic.get();
-        t.steps += 1;
-        t.messages_sent += parts.len() as u64;
-        t.bytes_sent += parts.iter().map(|r| data[r.clone()].len() as u64).sum::<u64>();
-        self.traffic.set(t);
-        self.inner.send_during(to, data, parts, body)
+    /// One step for all the messages posted in it, which travel together.
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
+        self.traffic.set(Traffic { steps: self.traffic.get().steps + 1, ..self.traffic.get() });
+        self.inner.outbox(&mut |inner| body(&mut CountingOutbox { inner, traffic: &self.traffic }))
     }
     fn note_copy(&self, bytes: usize) {
         self.copied.set(self.copied.get() + bytes as u64);
@@ -101,5 +99,29 @@ impl<T: Transport> Transport for Counting<'_, T> {
     }
     fn shared_memory(&self) -> Option<&crate::shm::Segment> {
         self.inner.shared_memory()
+    }
+}
+
+/// [`Counting::outbox`]'s sends: counted as posted, with the most in flight.
+struct CountingOutbox<'o, 'd, 'c> {
+    inner: &'o mut dyn Outbox<'d>,
+    traffic: &'c Cell<Traffic>,
+}
+
+impl<'d> Outbox<'d> for CountingOutbox<'_, 'd, '_> {
+    fn post(&mut self, to: usize, data: &'d [u8]) -> MpiResult {
+        self.inner.post(to, data)?;
+        let mut t = self.traffic.get();
+        t.messages_sent += 1;
+        t.bytes_sent += data.len() as u64;
+        t.most_in_flight = t.most_in_flight.max(self.inner.pending() as u64);
+        self.traffic.set(t);
+        Ok(())
+    }
+    fn pending(&self) -> usize {
+        self.inner.pending()
+    }
+    fn complete_oldest(&mut self) -> MpiResult {
+        self.inner.complete_oldest()
     }
 }

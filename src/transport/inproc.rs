@@ -4,7 +4,7 @@
 //! would deadlock with MPI's rendezvous protocol deadlocks here too; a receive
 //! that waits too long panics instead of hanging a test.
 
-use crate::algo::{Arrived, Handover, Transport};
+use crate::algo::{Arrived, Handover, Outbox, Transport};
 use crate::error::MpiResult;
 use crate::shm::Segment;
 use std::cell::RefCell;
@@ -147,14 +147,42 @@ impl Transport for InProcess {
         }
         Ok(())
     }
-    fn send_during(&self, to: usize, data: &[u8], parts: &[std::ops::Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
-        parts.iter().for_each(|r| self.post(to, &data[r.clone()]));
-        body()?;
-        parts.iter().for_each(|_| self.wait_ack(to));
+    /// Posts go to the receiver's inbox at once; a message is complete
+    /// when its receiver has taken it (sends are synchronous here).
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
+        let mut out = InProcessOutbox { transport: self, receivers: VecDeque::new() };
+        body(&mut out)?;
+        while out.pending() > 0 {
+            out.complete_oldest()?;
+        }
         Ok(())
     }
     fn shared_memory(&self) -> Option<&Segment> {
         Some(&self.shared)
+    }
+}
+
+/// [`InProcess::outbox`]'s sends: the receiver of each pending message,
+/// oldest first.
+struct InProcessOutbox<'t> {
+    transport: &'t InProcess,
+    receivers: VecDeque<usize>,
+}
+
+impl<'d> Outbox<'d> for InProcessOutbox<'_> {
+    fn post(&mut self, to: usize, data: &'d [u8]) -> MpiResult {
+        self.transport.post(to, data);
+        self.receivers.push_back(to);
+        Ok(())
+    }
+    fn pending(&self) -> usize {
+        self.receivers.len()
+    }
+    fn complete_oldest(&mut self) -> MpiResult {
+        if let Some(to) = self.receivers.pop_front() {
+            self.transport.wait_ack(to);
+        }
+        Ok(())
     }
 }
 

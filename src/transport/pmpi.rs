@@ -21,10 +21,11 @@
 //! receiver never makes the library buffer a whole vector of unexpected
 //! pieces and a 1 GiB message is not 32 768 outstanding requests.
 
-use crate::algo::{Arrived, Handover, Transport};
+use crate::algo::{Arrived, Handover, Outbox, Transport};
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi::{self, Arrivals, Requests};
+use crate::scratch::Pooled;
 use crate::shm::Segment;
 use std::ops::Range;
 use std::os::raw::c_int;
@@ -259,6 +260,37 @@ impl PmpiTransport<'_> {
     }
 }
 
+/// [`Transport::outbox`]'s sends: the requests of every message's pieces,
+/// in the order posted.
+struct PmpiOutbox<'t, 'd> {
+    transport: &'t PmpiTransport<'t>,
+    requests: Requests<'d>,
+    /// Pieces of each message posted; those before `completed` are done.
+    pieces: Pooled<usize>,
+    completed: usize,
+}
+
+impl<'d> Outbox<'d> for PmpiOutbox<'_, 'd> {
+    fn post(&mut self, to: usize, data: &'d [u8]) -> MpiResult {
+        let mut count = 0;
+        for r in pieces(data.len(), self.transport.piece_for(to)) {
+            self.requests.isend(self.transport.comm, to, TAG, &data[r])?;
+            count += 1;
+        }
+        self.pieces.push(count);
+        Ok(())
+    }
+    fn pending(&self) -> usize {
+        self.pieces.len() - self.completed
+    }
+    fn complete_oldest(&mut self) -> MpiResult {
+        let Some(&count) = self.pieces.get(self.completed) else { return Ok(()) };
+        (0..count).try_for_each(|_| self.requests.wait_oldest())?;
+        self.completed += 1;
+        Ok(())
+    }
+}
+
 impl Transport for PmpiTransport<'_> {
     fn rank(&self) -> usize {
         self.rank
@@ -331,16 +363,12 @@ impl Transport for PmpiTransport<'_> {
         posted.wait_all()
     }
 
-    /// Every part posted in its pieces, `body` run, the sends completed.
-    fn send_during(&self, to: usize, data: &[u8], parts: &[Range<usize>], body: &mut dyn FnMut() -> MpiResult) -> MpiResult {
-        let mut sent = Requests::new();
-        for part in parts {
-            for r in pieces(part.len(), self.piece_for(to)) {
-                sent.isend(self.comm, to, TAG, &data[part.start + r.start..part.start + r.end])?;
-            }
-        }
-        body()?;
-        sent.wait_all()
+    /// Each message posted in its pieces (`MPI_Isend`), completed with one
+    /// `MPI_Wait` per piece, oldest first.
+    fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
+        let mut out = PmpiOutbox { transport: self, requests: Requests::new(), pieces: Pooled::new(), completed: 0 };
+        body(&mut out)?;
+        out.requests.wait_all()
     }
 
     fn shared_memory(&self) -> Option<&Segment> {
