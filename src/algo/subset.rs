@@ -39,10 +39,52 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     fn sendrecv_arriving(&self, to: usize, data: &[u8], from: usize, buf: &mut [u8], unit: usize, arrived: &mut super::Arrived) -> MpiResult {
         self.parent.sendrecv_arriving(self.members[to], data, self.members[from], buf, unit, arrived)
     }
+    /// Passed on with the sources' parent ranks, so that the parent posts
+    /// them all at once (the two-tree's and the k-nomial tree's receives in
+    /// a two-level algorithm's lanes).
+    fn recv_each(&self, sources: &mut [(usize, &mut [u8])]) -> MpiResult {
+        sources.iter_mut().for_each(|(rank, _)| *rank = self.members[*rank]);
+        let received = self.parent.recv_each(sources);
+        for (rank, _) in sources.iter_mut() {
+            *rank = self.members.iter().position(|m| m == rank).expect("a member's rank");
+        }
+        received
+    }
     fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
         self.parent.outbox(&mut |inner| body(&mut Forwarding { inner, before: |to, _: &[u8]| self.members[to] }))
     }
     fn note_copy(&self, bytes: usize) {
         self.parent.note_copy(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::counting::Counting;
+    use crate::transport::inproc::InProcess;
+
+    /// A subset's receives from several members are one wait of the
+    /// parent's, from the members' parent ranks, and leave the caller's
+    /// ranks as they were.
+    #[test]
+    fn recv_each_receives_from_the_members_at_once() {
+        let members = [4, 1, 3];
+        let got = InProcess::run(5, |t| {
+            let Some(index) = members.iter().position(|&m| m == t.rank()) else { return None };
+            let counting = Counting::new(t);
+            let group = Subset::new(&counting, &members, index);
+            if index == 0 {
+                let (mut a, mut b) = ([0u8; 2], [0u8; 3]);
+                let mut sources: [(usize, &mut [u8]); 2] = [(2, &mut b), (1, &mut a)];
+                group.recv_each(&mut sources).unwrap();
+                let ranks = [sources[0].0, sources[1].0];
+                Some((ranks, a.to_vec(), b.to_vec(), counting.traffic().receive_waits))
+            } else {
+                group.send(0, &vec![t.rank() as u8; index + 1]).unwrap();
+                None
+            }
+        });
+        assert_eq!(got[4], Some(([2, 1], vec![1, 1], vec![3, 3, 3], 1)));
     }
 }
