@@ -595,7 +595,7 @@ mod tests {
 
     /// The measured rule for long reduces at 17-1000 processes (default.table).
     fn two_tree_rule_covers(s: &Shape) -> bool {
-        s.coll == Reduce && (2 << 20..=16 << 20).contains(&s.bytes) && (17..=1000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
+        s.coll == Reduce && (2 << 20..=1 << 30).contains(&s.bytes) && (17..=1000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
     }
 
     #[test]
@@ -609,7 +609,7 @@ mod tests {
             (ReduceScatter, 16 << 20, 1000),
             (ReduceScatterBlock, 261600, 100),
             (ReduceScatter, 256000, 1000),
-            (Reduce, 64 << 20, 1000),
+            (Reduce, 1 << 20, 1000),
             (Allreduce, 1 << 30, 1000),
             (ReduceScatterBlock, 1073736000, 1000),
             (Allreduce, 2 << 20, 3000),
@@ -644,15 +644,15 @@ mod tests {
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511), (64 << 20, 17), (1 << 30, 1000)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Below 2 MiB, above 16 MiB, outside 17-1000 processes, for
+        // Below 2 MiB, above 1 GiB, outside 17-1000 processes, for
         // allreduce, and on shared hosts: not the two-tree's rule.
         for s in [
             shape(Reduce, (2 << 20) - 8, 100),
-            shape(Reduce, (16 << 20) + 8, 100),
+            shape(Reduce, (1 << 30) + 8, 100),
             shape(Reduce, 2 << 20, 1001),
             shape(Reduce, 2 << 20, 16),
             shape(Allreduce, 2 << 20, 100),
