@@ -573,7 +573,7 @@ fn two_tree_keeps_at_most_three_leads_plus_two_messages_in_flight() {
     let n = 24 << 20;
     let input = |r: usize| (0..n).map(move |i| (i * 7 + r * 13 + i / 4099) as u8);
     for segment in [64 << 10, 1 << 20] {
-        let bound = 3 * two_tree::lead(segment) as u64 + 2;
+        let bound = 3 * fastred::algo::streaming::lead(segment) as u64 + 2;
         for p in [3, 4, 5, 8] {
             let root = p / 2;
             let got = InProcess::run(p, |t| {

@@ -71,7 +71,7 @@ mod tests {
     fn recv_each_receives_from_the_members_at_once() {
         let members = [4, 1, 3];
         let got = InProcess::run(5, |t| {
-            let Some(index) = members.iter().position(|&m| m == t.rank()) else { return None };
+            let index = members.iter().position(|&m| m == t.rank())?;
             let counting = Counting::new(t);
             let group = Subset::new(&counting, &members, index);
             if index == 0 {

@@ -16,15 +16,15 @@
 //! are its leaves; T2 is the same over positions 0..p−2 with node = position
 //! + 1 (the paper's shifted tree), so there the even nodes are the leaves.
 //!
-//! Schedule: a process streams its leaf half's segments to its leaf parent
-//! ahead of its own progress ([`Transport::outbox`], [`LEAD_BYTES`] ahead);
-//! they depend on nothing, so the two trees' steps are tied together only
-//! where one runs more than that lead ahead of the other. Up its inner
-//! tree it receives segment s from both children at once, folds them in,
-//! and posts the sum to its parent while it goes on with segment s + 1; a
-//! send is completed only some steps later, so no step waits for the
-//! parent to take the last one. The receives wait only
-//! on the same tree lower down: no deadlock. The paper's edge colouring,
+//! Schedule ([`streaming::stream_up`]): a process streams its leaf half's
+//! segments to its leaf parent ahead of its own progress (at most
+//! [`streaming::LEAD_BYTES`] ahead); they depend on nothing, so the two
+//! trees' steps are tied together only where one runs more than that lead
+//! ahead of the other. Up its inner tree it receives segment s from both
+//! children at once, folds them in, and posts the sum to its parent while
+//! it goes on with segment s + 1; a send is completed only some steps
+//! later, so no step waits for the parent to take the last one. The
+//! receives wait only on the same tree lower down: no deadlock. The paper's edge colouring,
 //! which makes every step one send and one receive, is not needed with
 //! non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
 //! flat networks and the fat tree, not βn: each segment still costs a
@@ -32,8 +32,8 @@
 //! "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
-use super::streaming::{self, TreeLinks};
-use super::{absolute_rank, relative_rank, Outbox, Scratch, Transport};
+use super::streaming::{self, receive_both, Stream, TreeLinks};
+use super::{absolute_rank, relative_rank, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -115,36 +115,11 @@ pub fn cost(bytes: usize, p: usize, k: usize, model: &CostModel) -> f64 {
 }
 
 /// Longest segment (Open MPI over TCP: 32 pieces of 32 KiB), so that
-/// [`LEAD_BYTES`] bounds the messages in flight.
+/// [`streaming::LEAD_BYTES`] bounds the messages in flight.
 pub const MAX_SEGMENT: usize = 1 << 20;
 
 /// Most segments per half (the model's k reaches it only from several GiB).
 pub const MAX_SEGMENTS: usize = 4096;
-
-/// How far a leaf half's stream runs ahead of the inner tree: its segment s
-/// goes out at inner step s − lead (the first lead + 1 at step 0), lead =
-/// this over the segment length, at most [`LEAD_SEGMENTS`] ([`lead`]), so
-/// the leaf parent, in the other tree, can be that many steps ahead of
-/// this process; and a step completes what steps lead + 1 or more before
-/// it posted. A process then has at most 3·lead + 2 ≤ 98 segments, of
-/// about 3 × 2 MiB, in flight (Open MPI over TCP: under 200 pieces), where
-/// posting all of a leaf half at once had n/2 in flight (a 1 GiB reduce:
-/// 16 384 pieces). Simulated (fat tree, p = 100, 16 MiB, 64 KiB segments,
-/// reductions free), leads of 4 / 16 / 32 / 64 segments took 1.088 /
-/// 1.024 / 1.015 / 1.012 times the time of the whole half at once; with
-/// 2 MiB (32 segments) the torus took 1.036, the dragonfly 0.971, the flat
-/// networks (100 and 10 Gbit/s) 1.000, and 2 MiB reduces 1.000–1.005
-/// (docs/smpi.md, "The two-tree reduce").
-pub const LEAD_BYTES: usize = 2 << 20;
-
-/// Most segments of lead, for segments shorter than the model's floor
-/// (`FASTRED_SEGMENT`): [`LEAD_BYTES`] of [`MIN_SEGMENT`]s.
-pub const LEAD_SEGMENTS: usize = LEAD_BYTES / MIN_SEGMENT;
-
-/// The lead, in segments, for segments of `segment_len` bytes.
-pub fn lead(segment_len: usize) -> usize {
-    (LEAD_BYTES / segment_len.max(1)).clamp(1, LEAD_SEGMENTS)
-}
 
 /// Byte ranges, within a half of `len` bytes, of its segments: about
 /// `segment_bytes` each, else `k`, at most [`MAX_SEGMENTS`] of at most
@@ -177,77 +152,13 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let inner = usize::from(trees[0].children.is_empty());
     let (inner_half, leaf_half) = if inner == 0 { (first, &*second) } else { (second, &*first) };
     let [up, leaf] = [&trees[inner], &trees[1 - inner]].map(|l| l.parent.expect("a non-root has a parent in both trees"));
-    let longest = halves[inner].iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut incoming = [super::scratch(longest)?, super::scratch(longest)?];
     let mut inner_half = Some(inner_half);
     t.outbox(&mut |out| {
-        let inner_half = inner_half.take().expect("an outbox runs its body once");
-        let up = Stream { to: up, half: inner_half, segments: &halves[inner] };
-        let leaf = Stream { to: leaf, half: leaf_half, segments: &halves[1 - inner] };
-        stream_up(t, op, out, up, leaf, &trees[inner].children, &mut incoming)
+        let data = inner_half.take().expect("an outbox runs its body once");
+        let up = Stream { to: Some(up), data, segments: &halves[inner] };
+        let leaf = Stream { to: Some(leaf), data: leaf_half, segments: &halves[1 - inner] };
+        streaming::stream_up(t, op, out, up, &trees[inner].children, Some(leaf))
     })
-}
-
-/// One half on its way to `to`, in `segments` (byte ranges of `half`).
-struct Stream<'s, B> {
-    to: usize,
-    half: B,
-    segments: &'s [Range<usize>],
-}
-
-/// A process's steps: at step s, the leaf half's segments up to s + lead
-/// ([`LEAD_BYTES`]) are posted; the inner half's segment s is received
-/// from every child at once, folded in, and posted to the parent. Every
-/// wait is on a lower node of the same tree at the same step, or on a step
-/// before s (the completions, and the leaf segments a child posted ahead),
-/// so no process waits on one that waits on it.
-fn stream_up<'d>(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), out: &mut dyn Outbox<'d>, up: Stream<&'d mut [u8]>, leaf: Stream<&'d [u8]>, children: &[usize], incoming: &mut [Scratch; 2]) -> MpiResult {
-    let (mut rest, mut offset) = (up.half, 0);
-    let lead = lead(leaf.segments.iter().map(|r| r.len()).max().unwrap_or(0));
-    let mut leaf_posted = 0;
-    // Messages posted by the end of each of the last lead + 1 steps.
-    let mut posted_by = Pooled::new();
-    posted_by.resize(lead + 1, 0);
-    let mut posted = 0;
-    for s in 0..up.segments.len().max(leaf.segments.len()) {
-        if s > lead {
-            while posted - out.pending() < posted_by[(s - lead - 1) % (lead + 1)] {
-                out.complete_oldest()?;
-            }
-        }
-        for seg in leaf.segments.iter().take(s + lead + 1).skip(leaf_posted) {
-            out.post(leaf.to, &leaf.half[seg.clone()])?;
-            leaf_posted += 1;
-            posted += 1;
-        }
-        if let Some(seg) = up.segments.get(s) {
-            let here = seg.start - offset..seg.end - offset;
-            receive_both(t, incoming, [0, 1].map(|i| children.get(i).map(|&child| (child, here.len()))))?;
-            for into in &incoming[..children.len()] {
-                op.reduce(&into[..here.len()], &mut rest[here.clone()], false)?;
-            }
-            let (done, later) = std::mem::take(&mut rest).split_at_mut(here.end);
-            out.post(up.to, done)?;
-            (rest, offset) = (later, seg.end);
-            posted += 1;
-        }
-        posted_by[s % (lead + 1)] = posted;
-    }
-    Ok(())
-}
-
-/// Receive `bytes` from each `(source, bytes)` given into the front of
-/// `incoming[i]`, all at once ([`Transport::recv_each`]).
-fn receive_both(t: &(impl Transport + ?Sized), incoming: &mut [Scratch; 2], from: [Option<(usize, usize)>; 2]) -> MpiResult {
-    let mut recvs: [(usize, &mut [u8]); 2] = [(0, &mut []), (0, &mut [])];
-    let mut n = 0;
-    for (into, source) in incoming.iter_mut().zip(from) {
-        if let Some((rank, bytes)) = source {
-            recvs[n] = (rank, &mut into[..bytes]);
-            n += 1;
-        }
-    }
-    t.recv_each(&mut recvs[..n])
 }
 
 /// The node at the top of tree `which` (its parent is the root).
