@@ -593,9 +593,10 @@ mod tests {
         (from..=16 << 20).contains(&s.bytes) && (100..=3000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
-    /// The measured rule for long reduces at 17-1000 processes (default.table).
+    /// The measured rules for long reduces at 17-2000 processes (default.table).
     fn two_tree_rule_covers(s: &Shape) -> bool {
-        s.coll == Reduce && (2 << 20..=1 << 30).contains(&s.bytes) && (17..=1000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
+        let bytes = if s.procs <= 1000 { 2 << 20..=1 << 30 } else { 4 << 20..=16 << 20 };
+        s.coll == Reduce && bytes.contains(&s.bytes) && (17..=2000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
     }
 
     #[test]
@@ -644,16 +645,20 @@ mod tests {
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511), (64 << 20, 17), (1 << 30, 1000)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511), (64 << 20, 17), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Below 2 MiB, above 1 GiB, outside 17-1000 processes, for
-        // allreduce, and on shared hosts: not the two-tree's rule.
+        // Below 2 MiB (4 MiB beyond 1000 processes), above 1 GiB (16 MiB),
+        // outside 17-2000 processes, for allreduce, and on shared hosts:
+        // not the two-tree's rules.
         for s in [
             shape(Reduce, (2 << 20) - 8, 100),
             shape(Reduce, (1 << 30) + 8, 100),
             shape(Reduce, 2 << 20, 1001),
+            shape(Reduce, (4 << 20) - 8, 2000),
+            shape(Reduce, (16 << 20) + 8, 1500),
+            shape(Reduce, 4 << 20, 2001),
             shape(Reduce, 2 << 20, 16),
             shape(Allreduce, 2 << 20, 100),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 2 << 20, 1000) },
