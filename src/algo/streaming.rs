@@ -145,10 +145,11 @@ pub fn receive_both(t: &(impl Transport + ?Sized), incoming: &mut [super::Scratc
 /// s−1 to the parent overlaps with receiving segment s from the first child.
 /// The root ends with the reduction of all processes' vectors. (Step by
 /// step: [`stream_up`]'s schedule, sends completed later and children
-/// received at once, took the Fibonacci tree 1.27-1.44x faster in
-/// simulation and left the chain's times unchanged, but has not been
-/// measured on real networks, where the pipeline is the default for
-/// reduces from 64 KiB at 3-16 processes.)
+/// received at once, left the chain's simulated times unchanged and took
+/// the Fibonacci tree 1.27-1.44x faster at three of four points (p = 100,
+/// fat tree and torus, 2 and 16 MiB; 2% slower on the fat tree at 16 MiB),
+/// but has not been measured on real networks, where the pipeline is the
+/// default for reduces from 64 KiB at 3-16 processes.)
 pub fn reduce_up(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut incoming = super::scratch(longest)?;

@@ -24,9 +24,9 @@
 //! children at once, folds them in, and posts the sum to its parent while
 //! it goes on with segment s + 1; a send is completed only some steps
 //! later, so no step waits for the parent to take the last one. The
-//! receives wait only on the same tree lower down: no deadlock. The paper's edge colouring,
-//! which makes every step one send and one receive, is not needed with
-//! non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
+//! receives wait only on the same tree lower down: no deadlock. The
+//! paper's edge colouring, which makes every step one send and one
+//! receive, is not needed with non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
 //! flat networks and the fat tree, not βn: each segment still costs a
 //! rendezvous latency, and neighbours' steps do not line up (docs/smpi.md,
 //! "The two-tree reduce").
