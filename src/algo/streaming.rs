@@ -42,9 +42,9 @@ pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Po
 }
 
 /// A vector (or half of one) on its way to rank `to` in `segments` (byte
-/// ranges of `data`); `to` is `None` at the root, which keeps it.
+/// ranges of `data`).
 pub struct Stream<'s, B> {
-    pub to: Option<usize>,
+    pub to: usize,
     pub data: B,
     pub segments: &'s [Range<usize>],
 }
@@ -74,8 +74,8 @@ pub fn lead(segment_len: usize) -> usize {
 /// Reduce `up.data` up a tree (at most two `children`) in its segments: at
 /// step s, segment s is received from every child at once, folded in, and
 /// posted to the parent ([`Outbox`]) while the process goes on with s + 1;
-/// a `side` stream, if any (the two-tree's leaf half), posts its segments
-/// up to s + lead. Every wait is on a lower node at the same step or on a
+/// the `side` stream (the two-tree's leaf half, which needs no step of this
+/// process) has its segments up to s + lead posted. Every wait is on a lower node at the same step or on a
 /// step before s (the completions, [`lead`]; a child's side segments were
 /// posted ahead), so no process waits on one that waits on it.
 pub fn stream_up<'d>(
@@ -84,29 +84,27 @@ pub fn stream_up<'d>(
     out: &mut dyn Outbox<'d>,
     up: Stream<&'d mut [u8]>,
     children: &[usize],
-    side: Option<Stream<&'d [u8]>>,
+    side: Stream<&'d [u8]>,
 ) -> MpiResult {
     debug_assert!(children.len() <= 2, "binary trees only");
     let longest = |segs: &[Range<usize>]| segs.iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut incoming = [super::scratch(longest(up.segments))?, super::scratch(longest(up.segments))?];
-    let side_segments = side.as_ref().map_or(&[][..], |s| s.segments);
-    let lead = lead(longest(up.segments).max(longest(side_segments)));
+    let longest_up = longest(up.segments);
+    let mut incoming = [super::scratch(longest_up)?, super::scratch(longest_up)?];
+    let lead = lead(longest_up.max(longest(side.segments)));
     let (mut rest, mut offset, mut side_posted, mut posted) = (up.data, 0, 0, 0);
     // Messages posted by the end of each of the last lead + 1 steps.
     let mut posted_by = Pooled::new();
     posted_by.resize(lead + 1, 0);
-    for s in 0..up.segments.len().max(side_segments.len()) {
+    for s in 0..up.segments.len().max(side.segments.len()) {
         if s > lead {
             while posted - out.pending() < posted_by[(s - lead - 1) % (lead + 1)] {
                 out.complete_oldest()?;
             }
         }
-        if let Some(side) = &side {
-            for seg in side.segments.iter().take(s + lead + 1).skip(side_posted) {
-                out.post(side.to.expect("a side stream has a receiver"), &side.data[seg.clone()])?;
-                side_posted += 1;
-                posted += 1;
-            }
+        for seg in side.segments.iter().take(s + lead + 1).skip(side_posted) {
+            out.post(side.to, &side.data[seg.clone()])?;
+            side_posted += 1;
+            posted += 1;
         }
         if let Some(seg) = up.segments.get(s) {
             let here = seg.start - offset..seg.end - offset;
@@ -115,10 +113,8 @@ pub fn stream_up<'d>(
                 op.reduce(&into[..here.len()], &mut rest[here.clone()], false)?;
             }
             let (done, later) = std::mem::take(&mut rest).split_at_mut(here.end);
-            if let Some(parent) = up.to {
-                out.post(parent, done)?;
-                posted += 1;
-            }
+            out.post(up.to, done)?;
+            posted += 1;
             (rest, offset) = (later, seg.end);
         }
         posted_by[s % (lead + 1)] = posted;

@@ -26,10 +26,10 @@
 //! later, so no step waits for the parent to take the last one. The
 //! receives wait only on the same tree lower down: no deadlock. The
 //! paper's edge colouring, which makes every step one send and one
-//! receive, is not needed with non-blocking sends. Simulated (p = 100, 16 MiB) it took 1.1–1.6 βn on
-//! flat networks and the fat tree, not βn: each segment still costs a
-//! rendezvous latency, and neighbours' steps do not line up (docs/smpi.md,
-//! "The two-tree reduce").
+//! receive, is not needed with non-blocking sends. Simulated (p = 100,
+//! 16 MiB) it took 1.1–1.6 βn on flat networks and the fat tree, not βn:
+//! each segment still costs a rendezvous latency, and neighbours' steps do
+//! not line up (docs/smpi.md, "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
 use super::streaming::{self, receive_both, Stream, TreeLinks};
@@ -155,9 +155,9 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let mut inner_half = Some(inner_half);
     t.outbox(&mut |out| {
         let data = inner_half.take().expect("an outbox runs its body once");
-        let up = Stream { to: Some(up), data, segments: &halves[inner] };
-        let leaf = Stream { to: Some(leaf), data: leaf_half, segments: &halves[1 - inner] };
-        streaming::stream_up(t, op, out, up, &trees[inner].children, Some(leaf))
+        let up = Stream { to: up, data, segments: &halves[inner] };
+        let leaf = Stream { to: leaf, data: leaf_half, segments: &halves[1 - inner] };
+        streaming::stream_up(t, op, out, up, &trees[inner].children, leaf)
     })
 }
 
