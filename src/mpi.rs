@@ -648,6 +648,16 @@ impl<'a> Arrivals<'a> {
         Ok(())
     }
 
+    /// Start again at the buffer's front, for the next message: every
+    /// receive posted so far must be complete.
+    pub fn restart(&mut self) {
+        assert_eq!(self.pending(), 0, "receives still pending");
+        // No receive is pending and `arrived`'s slices borrow `self`, so none
+        // is alive: the whole buffer is free again.
+        (self.posted, self.done, self.next) = (0, 0, 0);
+        self.ends.clear();
+    }
+
     /// Wait for the oldest pending receive; its data is then in `..done()`.
     pub fn wait_oldest(&mut self) -> MpiResult {
         self.requests.wait_oldest()?;

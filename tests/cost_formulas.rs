@@ -596,6 +596,47 @@ fn two_tree_keeps_at_most_three_leads_plus_two_messages_in_flight() {
     }
 }
 
+/// The pipeline and the Fibonacci tree stream their segments (Inbox,
+/// Outbox): a process expects its children's segments a lead ahead and has
+/// at most lead + 1 of its own in flight, a bound reached once there are
+/// more segments than that; 8 MiB in 64 KiB segments is 128 per process.
+/// Each child's segment is one receive wait; the root's result is checked.
+#[test]
+fn pipelined_reduces_keep_at_most_a_lead_plus_one_segments_in_flight() {
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = fastred::model::CostModel::default();
+    let (n, segment) = (8 << 20, 64 << 10);
+    let segments = (n / segment) as u64;
+    let bound = fastred::algo::streaming::up_tree_lead(segment) as u64 + 1;
+    let input = |r: usize| (0..n).map(move |i| (i * 5 + r * 11 + i / 4099) as u8);
+    for (name, fibonacci) in [("pipeline", false), ("fibonacci_tree", true)] {
+        for p in [2, 3, 6] {
+            let root = p - 1;
+            let got = InProcess::run(p, |t| {
+                let counting = Counting::new(t);
+                let mut buf: Vec<u8> = input(t.rank()).collect();
+                if fibonacci {
+                    fibonacci_tree::reduce(&counting, &op, &mut buf, root, Some(segment), &model).unwrap();
+                } else {
+                    pipeline::reduce(&counting, &op, &mut buf, root, Some(segment), &model).unwrap();
+                }
+                (counting.traffic(), buf)
+            });
+            for (r, (traffic, _)) in got.iter().enumerate() {
+                let in_flight = if r == root { 0 } else { bound };
+                assert_eq!(traffic.most_in_flight, in_flight, "{name} p={p} rank {r}");
+                assert_eq!(traffic.receive_waits, traffic.messages_received, "{name} p={p} rank {r}");
+                assert_eq!(traffic.messages_received % segments, 0, "{name} p={p} rank {r}: whole children");
+            }
+            let want = (0..p).map(input).fold(vec![0u8; n], |mut acc, x| {
+                acc.iter_mut().zip(x).for_each(|(a, b)| *a ^= b);
+                acc
+            });
+            assert!(got[root].1 == want, "{name} p={p}: wrong result at the root");
+        }
+    }
+}
+
 /// The shared-memory algorithm sends no message, and copies what its module
 /// says: each rank publishes its whole input (n bytes; reduce-scatters too),
 /// and in rounds beyond the one-phase limit the ranks that need the

@@ -195,6 +195,17 @@ check "pieces-1k-circulant-np4" 600 "collectives: OK" 4 $P FASTRED_PIECE=1K FAST
 # segments, more than the streams' lead (32), so sends complete mid-stream.
 check "pieces-256-two-tree-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: two_tree \(forced" 5 \
     env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=256 FASTRED_SEGMENT=1K FASTRED_ALGO=two_tree FASTRED_LOG=debug "$out/collectives" own shapes
+# The pipeline's and the Fibonacci tree's streams (Inbox: receives posted
+# ahead in their pieces; Outbox), between pretended hosts: 1 KiB segments of
+# four 256-byte pieces, more segments than the lead (32) for the longest
+# vectors; 8 KiB segments on hosts of two consecutive ranks, whose receives
+# from a peer on the same host are bounded on Open MPI and so made when taken.
+for algo in pipeline fibonacci_tree; do
+    check "pieces-256-$algo-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \
+        env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=256 FASTRED_SEGMENT=1K FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own shapes
+    check "segment-8k-$algo-hosts-of-2-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \
+        env FAKE_BLOCK=2 "$FAKE" $P FASTRED_PIECE=1K FASTRED_SEGMENT=8K FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own shapes
+done
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q

@@ -107,6 +107,19 @@ pub trait Transport {
     /// oldest. No default: sent one by one as posted, a stream could wait
     /// for a receiver that waits for this process.
     fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult;
+    /// Run `body` with an [`Inbox`] of at most `slots` expected messages of
+    /// at most `slot_len` bytes each; messages still expected when `body`
+    /// returns are taken before this returns. By default each message is
+    /// received when it is taken (blocking): a schedule that cannot deadlock
+    /// so cannot deadlock either when receives really are posted ahead.
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+        let mut inbox = ReceivedWhenTaken { transport: self, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(slot_len)? };
+        body(&mut inbox)?;
+        while inbox.expected() > 0 {
+            inbox.take_oldest()?;
+        }
+        Ok(())
+    }
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
     /// can report bytes copied per call; other transports ignore it.
@@ -149,6 +162,66 @@ impl<'d, F: FnMut(usize, &[u8]) -> usize> Outbox<'d> for Forwarding<'_, 'd, F> {
     }
     fn complete_oldest(&mut self) -> MpiResult {
         self.inner.complete_oldest()
+    }
+}
+
+/// Receives posted ahead, of [`Transport::inbox`]: a message is expected
+/// (its receive posted) before it is needed, so that it travels while the
+/// process works on earlier ones (a pipeline's next segments), and taken
+/// oldest first into the inbox's own slots.
+pub trait Inbox {
+    /// Expect a `len`-byte message from `from` (at most the inbox's slot
+    /// length, and at most its number of slots expected at once).
+    fn expect(&mut self, from: usize, len: usize) -> MpiResult;
+    /// Messages expected and not yet taken.
+    fn expected(&self) -> usize;
+    /// Wait for the oldest expected message; it is lent, to read and write,
+    /// until the inbox is used again.
+    fn take_oldest(&mut self) -> MpiResult<&mut [u8]>;
+}
+
+/// [`Transport::inbox`]'s default: each message received when taken.
+struct ReceivedWhenTaken<'t, T: Transport + ?Sized> {
+    transport: &'t T,
+    /// (source, length) of each expected message, oldest first.
+    expected: std::collections::VecDeque<(usize, usize)>,
+    slot: Scratch,
+}
+
+impl<T: Transport + ?Sized> Inbox for ReceivedWhenTaken<'_, T> {
+    fn expect(&mut self, from: usize, len: usize) -> MpiResult {
+        assert!(len <= self.slot.len(), "a message longer than the inbox's slots");
+        self.expected.push_back((from, len));
+        Ok(())
+    }
+    fn expected(&self) -> usize {
+        self.expected.len()
+    }
+    fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
+        let (from, len) = self.expected.pop_front().expect("a message expected");
+        self.transport.recv(from, &mut self.slot[..len])?;
+        Ok(&mut self.slot[..len])
+    }
+}
+
+/// An [`Inbox`] over another that first tells `before` of every message
+/// expected and expects it from the rank it returns (a subset's ranks, a
+/// counting transport's tally).
+pub struct ForwardingInbox<'i, F: FnMut(usize, usize) -> usize> {
+    pub inner: &'i mut dyn Inbox,
+    pub before: F,
+}
+
+impl<F: FnMut(usize, usize) -> usize> Inbox for ForwardingInbox<'_, F> {
+    fn expect(&mut self, from: usize, len: usize) -> MpiResult {
+        let from = (self.before)(from, len);
+        self.inner.expect(from, len)
+    }
+    fn expected(&self) -> usize {
+        self.inner.expected()
+    }
+    fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
+        self.inner.take_oldest()
     }
 }
 

@@ -4,7 +4,7 @@
 //! segments that flow towards the root one after another, so every link of the
 //! tree carries a segment at the same time once the pipeline is full.
 
-use super::{relative_rank, absolute_rank, Blocks, Outbox, Transport};
+use super::{relative_rank, absolute_rank, Blocks, Inbox, Outbox, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use crate::scratch::Pooled;
@@ -69,6 +69,27 @@ pub const LEAD_SEGMENTS: usize = 32;
 /// The lead, in segments, for segments of `segment_len` bytes.
 pub fn lead(segment_len: usize) -> usize {
     (LEAD_BYTES / segment_len.max(1)).clamp(1, LEAD_SEGMENTS)
+}
+
+/// [`reduce_up`]'s lead, in bytes of segments: how far it expects its
+/// children's segments ahead and how many of its own it keeps in flight
+/// beyond the current one; at least [`UP_TREE_LEAD_MIN`] segments, at most
+/// [`LEAD_SEGMENTS`] ([`up_tree_lead`]). Shorter than the two-tree's: a
+/// longer lead puts more segments on a link at once, which share it, so each
+/// arrives later (the pipeline's 16 MiB reduce took 1.34x as long with 32
+/// segments of lead as with 4). Simulated, p = 100, reductions free, the
+/// model's segments (chain 11.6 / 32 KiB, Fibonacci tree 54 / 152 KiB at
+/// 2 / 16 MiB), leads of 1-8 and 32 segments on the fat tree, torus and
+/// dragonfly: the chain was fastest with 6-8 segments at 2 MiB and 3-4 at
+/// 16 MiB, the Fibonacci tree with 2-4 (docs/smpi.md, "Streamed pipelines").
+pub const UP_TREE_LEAD_BYTES: usize = 128 << 10;
+
+/// Fewest segments of [`reduce_up`]'s lead.
+pub const UP_TREE_LEAD_MIN: usize = 4;
+
+/// [`reduce_up`]'s lead, in segments, for segments of `segment_len` bytes.
+pub fn up_tree_lead(segment_len: usize) -> usize {
+    (UP_TREE_LEAD_BYTES / segment_len.max(1)).clamp(UP_TREE_LEAD_MIN, LEAD_SEGMENTS)
 }
 
 /// Reduce `up.data` up a tree (at most two `children`) in its segments: at
@@ -136,36 +157,46 @@ pub fn receive_both(t: &(impl Transport + ?Sized), incoming: &mut [super::Scratc
     t.recv_each(&mut recvs[..n])
 }
 
-/// Reduce `buf` up the tree: for each segment s, fold in every child's segment
-/// s (in `links.children` order), then pass it to the parent. Sending segment
-/// s−1 to the parent overlaps with receiving segment s from the first child.
-/// The root ends with the reduction of all processes' vectors. (Step by
-/// step: [`stream_up`]'s schedule, sends completed later and children
-/// received at once, left the chain's simulated times unchanged and took
-/// the Fibonacci tree 1.27-1.44x faster at three of four points (p = 100,
-/// fat tree and torus, 2 and 16 MiB; 2% slower on the fat tree at 16 MiB),
-/// but has not been measured on real networks, where the pipeline is the
-/// default for reduces from 64 KiB at 3-16 processes.)
+/// Reduce `buf` up the tree in its segments: every child's segment s is
+/// expected ([`Inbox`]) [`up_tree_lead`] segments before it is needed, so that it
+/// travels while the process folds earlier ones (SMPI's `NTSL` chain posts
+/// every receive at the start); at step s the children's segments s are
+/// taken in `links.children` order and folded in, and the sum is posted to
+/// the parent ([`Outbox`]), at most lead + 1 segments in flight. A process
+/// waits only on a child at the same step or on its parent's step s − lead,
+/// which expected that segment before this process's step s, so no process
+/// waits on one that waits on it. The root ends with the reduction of all
+/// processes' vectors.
 pub fn reduce_up(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
     let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut incoming = super::scratch(longest)?;
-    for (s, seg) in segments.iter().enumerate() {
-        for (c, &child) in links.children.iter().enumerate() {
-            let into = &mut incoming[..seg.len()];
-            match links.parent {
-                Some(parent) if c == 0 && s > 0 => t.sendrecv(parent, &buf[segments[s - 1].clone()], child, into)?,
-                _ => t.recv(child, into)?,
+    let lead = up_tree_lead(longest).min(segments.len());
+    let children = &links.children[..];
+    let expect = |inbox: &mut dyn Inbox, s: usize| children.iter().try_for_each(|&child| inbox.expect(child, segments[s].len()));
+    let mut whole = Some(buf);
+    t.outbox(&mut |out| {
+        let mut rest = whole.take().expect("an outbox runs its body once");
+        t.inbox(lead * children.len(), longest, &mut |inbox| {
+            (0..lead).try_for_each(|s| expect(inbox, s))?;
+            let mut offset = 0;
+            for (s, seg) in segments.iter().enumerate() {
+                let (done, later) = std::mem::take(&mut rest).split_at_mut(seg.end - offset);
+                for _ in children {
+                    op.reduce(inbox.take_oldest()?, done, false)?;
+                }
+                if s + lead < segments.len() {
+                    expect(inbox, s + lead)?;
+                }
+                if let Some(parent) = links.parent {
+                    while out.pending() > lead {
+                        out.complete_oldest()?;
+                    }
+                    out.post(parent, done)?;
+                }
+                (rest, offset) = (later, seg.end);
             }
-            op.reduce(into, &mut buf[seg.clone()], false)?;
-        }
-        if let (Some(parent), true) = (links.parent, links.children.is_empty()) {
-            t.send(parent, &buf[seg.clone()])?; // a leaf just streams
-        }
-    }
-    match (links.parent, segments.last()) {
-        (Some(parent), Some(last)) if !links.children.is_empty() => t.send(parent, &buf[last.clone()]),
-        _ => Ok(()),
-    }
+            Ok(())
+        })
+    })
 }
 
 /// Reduce to `root` up the tree whose links `links(q, p)` gives for relative

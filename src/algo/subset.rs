@@ -2,7 +2,7 @@
 //! host, or one lane across hosts), so that any algorithm runs on a group:
 //! rank i of the subset is rank `members[i]` of the parent.
 
-use super::{Forwarding, Outbox, Transport};
+use super::{Forwarding, ForwardingInbox, Inbox, Outbox, Transport};
 use crate::error::MpiResult;
 
 pub struct Subset<'a, T: Transport + ?Sized> {
@@ -52,6 +52,9 @@ impl<T: Transport + ?Sized> Transport for Subset<'_, T> {
     }
     fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
         self.parent.outbox(&mut |inner| body(&mut Forwarding { inner, before: |to, _: &[u8]| self.members[to] }))
+    }
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+        self.parent.inbox(slots, slot_len, &mut |inner| body(&mut ForwardingInbox { inner, before: |from, _| self.members[from] }))
     }
     fn note_copy(&self, bytes: usize) {
         self.parent.note_copy(bytes)

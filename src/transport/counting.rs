@@ -2,7 +2,7 @@
 //! communicate), messages and bytes in each direction. Tests use it to check
 //! the cost terms of the papers exactly.
 
-use crate::algo::{Outbox, Transport};
+use crate::algo::{ForwardingInbox, Inbox, Outbox, Transport};
 use crate::error::MpiResult;
 use std::cell::Cell;
 
@@ -92,6 +92,22 @@ impl<T: Transport> Transport for Counting<'_, T> {
     fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
         self.traffic.set(Traffic { steps: self.traffic.get().steps + 1, ..self.traffic.get() });
         self.inner.outbox(&mut |inner| body(&mut CountingOutbox { inner, traffic: &self.traffic }))
+    }
+    /// One step for the inbox; each message expected counts as received,
+    /// with one wait (its take).
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+        self.traffic.set(Traffic { steps: self.traffic.get().steps + 1, ..self.traffic.get() });
+        self.inner.inbox(slots, slot_len, &mut |inner| {
+            let before = |from, len| {
+                let mut t = self.traffic.get();
+                t.messages_received += 1;
+                t.bytes_received += len as u64;
+                t.receive_waits += 1;
+                self.traffic.set(t);
+                from
+            };
+            body(&mut ForwardingInbox { inner, before })
+        })
     }
     fn note_copy(&self, bytes: usize) {
         self.copied.set(self.copied.get() + bytes as u64);

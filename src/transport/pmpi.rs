@@ -21,7 +21,9 @@
 //! receiver never makes the library buffer a whole vector of unexpected
 //! pieces and a 1 GiB message is not 32 768 outstanding requests.
 
-use crate::algo::{Arrived, Handover, Outbox, Transport};
+use crate::algo::{Arrived, Handover, Inbox, Outbox, Transport};
+use crate::scratch::Scratch;
+use std::collections::VecDeque;
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
 use crate::mpi::{self, Arrivals, Requests};
@@ -291,6 +293,62 @@ impl<'d> Outbox<'d> for PmpiOutbox<'_, 'd> {
     }
 }
 
+/// [`Transport::inbox`]'s receives: each expected message posted at once in
+/// its pieces into the next of a ring of slots, or, from a peer whose
+/// messages need [`PmpiTransport::bounded`] receives, received when taken.
+struct PmpiInbox<'t, 'b> {
+    transport: &'t PmpiTransport<'t>,
+    slots: Vec<Arrivals<'b>>,
+    /// Source, length and whether posted (else received when taken) of
+    /// each expected message, oldest first; the oldest is in slot `oldest`.
+    expected: VecDeque<(usize, usize, bool)>,
+    oldest: usize,
+    /// For messages received when taken (made when first needed).
+    whole: Option<Scratch>,
+    /// The longest message. Whether a peer's messages are received when
+    /// taken is decided from it, once per inbox, so that a receive posted
+    /// ahead never overtakes an earlier message of the same peer.
+    slot_len: usize,
+}
+
+impl Inbox for PmpiInbox<'_, '_> {
+    fn expect(&mut self, from: usize, len: usize) -> MpiResult {
+        assert!(self.expected.len() < self.slots.len() && len <= self.slot_len, "the inbox is full");
+        let posted = !self.transport.bounded(from, self.slot_len);
+        if posted {
+            let next = (self.oldest + self.expected.len()) % self.slots.len();
+            let slot = &mut self.slots[next];
+            slot.restart();
+            for piece in pieces(len, self.transport.piece_for(from)) {
+                slot.irecv(self.transport.comm, from, TAG, piece.len())?;
+            }
+        }
+        self.expected.push_back((from, len, posted));
+        Ok(())
+    }
+    fn expected(&self) -> usize {
+        self.expected.len()
+    }
+    fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
+        let (from, len, posted) = self.expected.pop_front().expect("a message expected");
+        let slot = self.oldest;
+        self.oldest = (slot + 1) % self.slots.len();
+        if !posted {
+            let whole = match &mut self.whole {
+                Some(whole) => whole,
+                none => none.insert(Scratch::new(self.slot_len)?),
+            };
+            mpi::recv_bounded(self.transport.comm, from, TAG, &mut whole[..len])?;
+            return Ok(&mut whole[..len]);
+        }
+        let slot = &mut self.slots[slot];
+        while slot.pending() > 0 {
+            slot.wait_oldest()?;
+        }
+        Ok(slot.arrived(0..len))
+    }
+}
+
 impl Transport for PmpiTransport<'_> {
     fn rank(&self) -> usize {
         self.rank
@@ -369,6 +427,22 @@ impl Transport for PmpiTransport<'_> {
         let mut out = PmpiOutbox { transport: self, requests: Requests::new(), pieces: Pooled::new(), completed: 0 };
         body(&mut out)?;
         out.requests.wait_all()
+    }
+
+    /// Every expected message posted at once in its pieces
+    /// (`MPI_Irecv`), completed with one `MPI_Wait` per piece when taken;
+    /// from a peer on this host whose messages need bounded receives (Open
+    /// MPI's single copy), received when taken.
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+        let slots = slots.max(1);
+        let mut ring = Scratch::new(slots * slot_len)?;
+        let slot_buffers = if slot_len == 0 { (0..slots).map(|_| Arrivals::new(&mut [])).collect() } else { ring.chunks_mut(slot_len).map(Arrivals::new).collect() };
+        let mut inbox = PmpiInbox { transport: self, slots: slot_buffers, expected: VecDeque::with_capacity(slots), oldest: 0, whole: None, slot_len };
+        body(&mut inbox)?;
+        while inbox.expected() > 0 {
+            inbox.take_oldest()?;
+        }
+        Ok(())
     }
 
     fn shared_memory(&self) -> Option<&Segment> {
