@@ -189,18 +189,13 @@ done
 # (Zero-length blocks must still be one message: this hung once.)
 check "pieces-4k-np5" 600 "collectives: OK" 5 $P FASTRED_PIECE=4K "$out/collectives" own $variant_mode
 check "pieces-1k-circulant-np4" 600 "collectives: OK" 4 $P FASTRED_PIECE=1K FASTRED_ALGO=circulant "$out/collectives" own shapes
-# The two-tree reduce's streams (Transport::outbox) and receives in
-# pieces between pretended hosts, and whole (bounded on Open MPI) within one;
-# 1 KiB segments of four 256-byte pieces: the longest vectors' halves are 40
-# segments, more than the streams' lead (32), so sends complete mid-stream.
-check "pieces-256-two-tree-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: two_tree \(forced" 5 \
-    env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=256 FASTRED_SEGMENT=1K FASTRED_ALGO=two_tree FASTRED_LOG=debug "$out/collectives" own shapes
-# The pipeline's and the Fibonacci tree's streams (Inbox: receives posted
-# ahead in their pieces; Outbox), between pretended hosts: 1 KiB segments of
-# four 256-byte pieces, more segments than the lead (32) for the longest
-# vectors; 8 KiB segments on hosts of two consecutive ranks, whose receives
-# from a peer on the same host are bounded on Open MPI and so made when taken.
-for algo in pipeline fibonacci_tree; do
+# The pipelined reduces' streams (Transport::outbox, Transport::inbox:
+# receives posted ahead in their pieces) between pretended hosts: 1 KiB
+# segments of four 256-byte pieces, more segments than the leads (two-tree
+# 32, pipelines 32) for the longest vectors, so sends complete mid-stream;
+# 8 KiB segments on hosts of two consecutive ranks, whose receives from a
+# peer on the same host are bounded on Open MPI and so made when taken.
+for algo in pipeline fibonacci_tree two_tree; do
     check "pieces-256-$algo-3-hosts-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \
         env FAKE_NODES=3 "$FAKE" $P FASTRED_PIECE=256 FASTRED_SEGMENT=1K FASTRED_ALGO=$algo FASTRED_LOG=debug "$out/collectives" own shapes
     check "segment-8k-$algo-hosts-of-2-np5" 600 "collectives: OK AND reduce of [0-9]+ B on 5 processes: $algo \(forced" 5 \

@@ -20,8 +20,9 @@
 //! segments to its leaf parent ahead of its own progress (at most
 //! [`streaming::LEAD_BYTES`] ahead); they depend on nothing, so the two
 //! trees' steps are tied together only where one runs more than that lead
-//! ahead of the other. Up its inner tree it receives segment s from both
-//! children at once, folds them in, and posts the sum to its parent while
+//! ahead of the other. Up its inner tree it takes segment s from both
+//! children (expected a segment ahead, so the next travels meanwhile),
+//! folds them in, and posts the sum to its parent while
 //! it goes on with segment s + 1; a send is completed only some steps
 //! later, so no step waits for the parent to take the last one. The
 //! receives wait only on the same tree lower down: no deadlock. The
@@ -32,8 +33,8 @@
 //! not line up (docs/smpi.md, "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
-use super::streaming::{self, receive_both, Stream, TreeLinks};
-use super::{absolute_rank, relative_rank, Transport};
+use super::streaming::{self, Stream, TreeLinks};
+use super::{absolute_rank, relative_rank, Inbox, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -167,20 +168,26 @@ fn tree_root(p: usize, which: usize) -> usize {
 }
 
 /// The root's part: segment s of each half from its tree's top node, both
-/// received at once, folded in.
+/// expected [`streaming::TWO_TREE_RECEIVES_AHEAD`] segments before, folded in.
 fn receive_at_root(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), mut halves_of_buf: [&mut [u8]; 2], halves: &[Pooled<Range<usize>>; 2], tops: [usize; 2]) -> MpiResult {
     let longest = halves.iter().flat_map(|h| h.iter().map(|r| r.len())).max().unwrap_or(0);
-    let mut incoming = [super::scratch(longest)?, super::scratch(longest)?];
-    for s in 0..halves[0].len().max(halves[1].len()) {
-        let segs = [halves[0].get(s), halves[1].get(s)];
-        receive_both(t, &mut incoming, [0, 1].map(|i| segs[i].map(|seg| (tops[i], seg.len()))))?;
-        for ((seg, into), half) in segs.iter().zip(&incoming).zip(halves_of_buf.iter_mut()) {
-            if let Some(seg) = seg {
-                op.reduce(&into[..seg.len()], &mut half[(*seg).clone()], false)?;
+    let steps = halves[0].len().max(halves[1].len());
+    let ahead = streaming::TWO_TREE_RECEIVES_AHEAD.min(steps);
+    let expect = |inbox: &mut dyn Inbox, s: usize| (0..2).try_for_each(|i| halves[i].get(s).map_or(Ok(()), |seg| inbox.expect(tops[i], seg.len())));
+    t.inbox(2 * ahead, longest, &mut |inbox| {
+        (0..ahead).try_for_each(|s| expect(inbox, s))?;
+        for s in 0..steps {
+            for (half, segs) in halves_of_buf.iter_mut().zip(halves) {
+                if let Some(seg) = segs.get(s) {
+                    op.reduce(inbox.take_oldest()?, &mut half[seg.clone()], false)?;
+                }
+            }
+            if s + ahead < steps {
+                expect(inbox, s + ahead)?;
             }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Registry entry: reduce.
