@@ -547,7 +547,7 @@ mod tests {
             for bytes in [64 << 10, 1 << 20, 16 << 20] {
                 for coll in Collective::ALL {
                     let s = shape(coll, bytes, p);
-                    if binary_blocks_rule_covers(&s) || two_tree_rule_covers(&s) {
+                    if binary_blocks_rule_covers(&s) || two_tree_rule_covers(&s) || pipeline_rule_covers(&s) {
                         continue;
                     }
                     let c = choose(&s, None, &t);
@@ -599,6 +599,17 @@ mod tests {
         s.coll == Reduce && bytes.contains(&s.bytes) && (17..=2000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
     }
 
+    /// The measured rules for the streamed pipeline (default.table).
+    fn pipeline_rule_covers(s: &Shape) -> bool {
+        let from = match s.procs {
+            17..=32 => 2 << 20,
+            33..=100 => 8 << 20,
+            101..=256 => 32 << 20,
+            _ => return false,
+        };
+        s.coll == Reduce && (from..=1 << 30).contains(&s.bytes) && s.hosts == Hosts::OnePerHost
+    }
+
     #[test]
     fn long_vectors_at_hundreds_of_processes_take_binary_blocks_where_measured() {
         let t = Table::default_table();
@@ -645,14 +656,18 @@ mod tests {
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (16 << 20, 100), (16 << 20, 17), (4 << 20, 64), (3 << 20, 511), (64 << 20, 17), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
         // Below 2 MiB (4 MiB beyond 1000 processes), above 1 GiB (16 MiB),
-        // outside 17-2000 processes, for allreduce, and on shared hosts:
-        // not the two-tree's rules.
+        // outside 17-2000 processes, for allreduce, on shared hosts, and
+        // where the streamed pipeline's rules come first: not the two-tree's
+        // rules.
         for s in [
+            shape(Reduce, 2 << 20, 17),
+            shape(Reduce, 8 << 20, 100),
+            shape(Reduce, 32 << 20, 256),
             shape(Reduce, (2 << 20) - 8, 100),
             shape(Reduce, (1 << 30) + 8, 100),
             shape(Reduce, 2 << 20, 1001),
@@ -665,6 +680,31 @@ mod tests {
         ] {
             let c = choose(&s, None, &t);
             assert!(!c.reason.to_string().contains("two_tree"), "{s:?}: {}", c.reason);
+        }
+    }
+
+    #[test]
+    fn long_reduces_one_rank_per_host_take_the_streamed_pipeline_where_measured() {
+        let t = Table::default_table();
+        for (bytes, p) in [(2 << 20, 17), (1 << 30, 32), (8 << 20, 33), (16 << 20, 100), (1 << 30, 100), (32 << 20, 101), (64 << 20, 256)] {
+            let c = choose(&shape(Reduce, bytes, p), None, &t);
+            assert_eq!(c.algorithm, Pipeline, "{bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("oneperhost pipeline"), "{}", c.reason);
+        }
+        // Below each range's size, above 1 GiB, beyond 256 processes,
+        // non-commutative ops, and on shared hosts: not these rules (the
+        // model may still pick the pipeline).
+        for s in [
+            shape(Reduce, (2 << 20) - 8, 17),
+            shape(Reduce, (8 << 20) - 8, 64),
+            shape(Reduce, (32 << 20) - 8, 256),
+            shape(Reduce, (1 << 30) + 8, 100),
+            shape(Reduce, 64 << 20, 257),
+            Shape { commutative: false, ..shape(Reduce, 16 << 20, 100) },
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 20, 100) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("oneperhost pipeline"), "{s:?}: {}", c.reason);
         }
     }
 
