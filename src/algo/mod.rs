@@ -113,7 +113,7 @@ pub trait Transport {
     /// received when it is taken (blocking): a schedule that cannot deadlock
     /// so cannot deadlock either when receives really are posted ahead.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
-        let mut inbox = ReceivedWhenTaken { transport: self, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(slot_len)? };
+        let mut inbox = ReceivedWhenTaken { transport: self, slots, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(if slots == 0 { 0 } else { slot_len })? };
         body(&mut inbox)?;
         while inbox.expected() > 0 {
             inbox.take_oldest()?;
@@ -183,6 +183,7 @@ pub trait Inbox {
 /// [`Transport::inbox`]'s default: each message received when taken.
 struct ReceivedWhenTaken<'t, T: Transport + ?Sized> {
     transport: &'t T,
+    slots: usize,
     /// (source, length) of each expected message, oldest first.
     expected: std::collections::VecDeque<(usize, usize)>,
     slot: Scratch,
@@ -190,7 +191,7 @@ struct ReceivedWhenTaken<'t, T: Transport + ?Sized> {
 
 impl<T: Transport + ?Sized> Inbox for ReceivedWhenTaken<'_, T> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        assert!(len <= self.slot.len(), "a message longer than the inbox's slots");
+        assert!(self.expected.len() < self.slots && len <= self.slot.len(), "the inbox is full, or the message longer than its slots");
         self.expected.push_back((from, len));
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! Pipelined (segmented) reduction up a tree, the engine shared by the linear
-//! pipeline and the Fibonacci tree (Wikipedia, "Reduce (parallel pattern)",
+//! pipeline, the Fibonacci tree and the two-tree ([`stream_up`]; Wikipedia, "Reduce (parallel pattern)",
 //! "Pipelined tree", after Sanders & Sibeyn 2003): the vector is cut into k
 //! segments that flow towards the root one after another, so every link of the
 //! tree carries a segment at the same time once the pipeline is full.
@@ -41,12 +41,22 @@ pub fn segments_of_size(buf_len: usize, elem: usize, segment_bytes: usize) -> Po
     segments(buf_len, elem, buf_len.div_ceil(segment_bytes.max(elem)))
 }
 
-/// A vector (or half of one) on its way to rank `to` in `segments` (byte
-/// ranges of `data`).
+/// A vector (or half of one) on its way to rank `to` (none: the root keeps
+/// it) in `segments` (byte ranges of `data`).
 pub struct Stream<'s, B> {
-    pub to: usize,
+    pub to: Option<usize>,
     pub data: B,
     pub segments: &'s [Range<usize>],
+}
+
+/// How [`stream_up`] paces its streams: children's segments are expected
+/// `receive_ahead` segments before they are needed, and a step completes
+/// what steps `send_lead` + 1 or more before it posted (the side stream
+/// runs `send_lead` segments ahead).
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    pub receive_ahead: usize,
+    pub send_lead: usize,
 }
 
 /// How far a stream's sends run ahead: a step completes what steps
@@ -102,13 +112,14 @@ pub fn up_tree_lead(segment_len: usize) -> usize {
 pub const TWO_TREE_RECEIVES_AHEAD: usize = 1;
 
 /// Reduce `up.data` up a tree (at most two `children`) in its segments: at
-/// step s, segment s from every child (expected [`TWO_TREE_RECEIVES_AHEAD`]
-/// segments before, [`Inbox`]) is folded in, and the sum is
-/// posted to the parent ([`Outbox`]) while the process goes on with s + 1;
-/// the `side` stream (the two-tree's leaf half, which needs no step of this
-/// process) has its segments up to s + lead posted. Every wait is on a lower node at the same step or on a
-/// step before s (the completions, [`lead`]; a child's side segments were
-/// posted ahead), so no process waits on one that waits on it.
+/// step s, segment s from every child (expected `pace.receive_ahead`
+/// segments before, [`Inbox`]) is folded in, and the sum is posted to the
+/// parent ([`Outbox`]) while the process goes on with s + 1; the `side`
+/// stream (the two-tree's leaf half, which needs no step of this process)
+/// has its segments up to s + `pace.send_lead` posted. Every wait is on a
+/// lower node at the same step or on a step before s (the completions; a
+/// child's side segments were posted ahead), so no process waits on one
+/// that waits on it.
 pub fn stream_up<'d>(
     t: &(impl Transport + ?Sized),
     op: &(impl Reducer + ?Sized),
@@ -116,29 +127,30 @@ pub fn stream_up<'d>(
     up: Stream<&'d mut [u8]>,
     children: &[usize],
     side: Stream<&'d [u8]>,
+    pace: Pace,
 ) -> MpiResult {
     debug_assert!(children.len() <= 2, "binary trees only");
-    let longest = |segs: &[Range<usize>]| segs.iter().map(|r| r.len()).max().unwrap_or(0);
-    let longest_up = longest(up.segments);
-    let lead = lead(longest_up.max(longest(side.segments)));
-    let ahead = TWO_TREE_RECEIVES_AHEAD.min(up.segments.len());
+    let longest_up = up.segments.iter().map(|r| r.len()).max().unwrap_or(0);
+    let (lead, ahead) = (pace.send_lead.max(1), pace.receive_ahead.clamp(1, up.segments.len().max(1)));
     let expect = |inbox: &mut dyn Inbox, s: usize| children.iter().try_for_each(|&child| inbox.expect(child, up.segments[s].len()));
     let (mut rest, mut offset, mut side_posted, mut posted) = (up.data, 0, 0, 0);
     // Messages posted by the end of each of the last lead + 1 steps.
     let mut posted_by = Pooled::new();
     posted_by.resize(lead + 1, 0);
     t.inbox(ahead * children.len(), longest_up, &mut |inbox| {
-        (0..ahead).try_for_each(|s| expect(inbox, s))?;
+        (0..ahead.min(up.segments.len())).try_for_each(|s| expect(inbox, s))?;
         for s in 0..up.segments.len().max(side.segments.len()) {
             if s > lead {
                 while posted - out.pending() < posted_by[(s - lead - 1) % (lead + 1)] {
                     out.complete_oldest()?;
                 }
             }
-            for seg in side.segments.iter().take(s + lead + 1).skip(side_posted) {
-                out.post(side.to, &side.data[seg.clone()])?;
-                side_posted += 1;
-                posted += 1;
+            if let Some(to) = side.to {
+                for seg in side.segments.iter().take(s + lead + 1).skip(side_posted) {
+                    out.post(to, &side.data[seg.clone()])?;
+                    side_posted += 1;
+                    posted += 1;
+                }
             }
             if let Some(seg) = up.segments.get(s) {
                 let (done, later) = std::mem::take(&mut rest).split_at_mut(seg.end - offset);
@@ -148,8 +160,10 @@ pub fn stream_up<'d>(
                 if s + ahead < up.segments.len() {
                     expect(inbox, s + ahead)?;
                 }
-                out.post(up.to, done)?;
-                posted += 1;
+                if let Some(to) = up.to {
+                    out.post(to, done)?;
+                    posted += 1;
+                }
                 (rest, offset) = (later, seg.end);
             }
             posted_by[s % (lead + 1)] = posted;
@@ -163,40 +177,20 @@ pub fn stream_up<'d>(
 /// travels while the process folds earlier ones (SMPI's `NTSL` chain posts
 /// every receive at the start); at step s the children's segments s are
 /// taken in `links.children` order and folded in, and the sum is posted to
-/// the parent ([`Outbox`]), at most lead + 1 segments in flight. A process
-/// waits only on a child at the same step or on its parent's step s − lead,
-/// which expected that segment before this process's step s, so no process
-/// waits on one that waits on it. The root ends with the reduction of all
+/// the parent ([`Outbox`]), at most lead + 1 segments in flight
+/// ([`stream_up`] with no side stream). A process
+/// waits only on a child at the same step, or, completing its send of
+/// segment s − lead − 1 before posting s, on its parent's step s − lead − 1,
+/// which needs nothing of this process's later steps, so no process waits
+/// on one that waits on it. The root ends with the reduction of all
 /// processes' vectors.
 pub fn reduce_up(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
-    let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
-    let lead = up_tree_lead(longest).min(segments.len());
-    let children = &links.children[..];
-    let expect = |inbox: &mut dyn Inbox, s: usize| children.iter().try_for_each(|&child| inbox.expect(child, segments[s].len()));
+    let lead = up_tree_lead(segments.iter().map(|s| s.len()).max().unwrap_or(0));
+    let pace = Pace { receive_ahead: lead, send_lead: lead };
     let mut whole = Some(buf);
     t.outbox(&mut |out| {
-        let mut rest = whole.take().expect("an outbox runs its body once");
-        t.inbox(lead * children.len(), longest, &mut |inbox| {
-            (0..lead).try_for_each(|s| expect(inbox, s))?;
-            let mut offset = 0;
-            for (s, seg) in segments.iter().enumerate() {
-                let (done, later) = std::mem::take(&mut rest).split_at_mut(seg.end - offset);
-                for _ in children {
-                    op.reduce(inbox.take_oldest()?, done, false)?;
-                }
-                if s + lead < segments.len() {
-                    expect(inbox, s + lead)?;
-                }
-                if let Some(parent) = links.parent {
-                    while out.pending() > lead {
-                        out.complete_oldest()?;
-                    }
-                    out.post(parent, done)?;
-                }
-                (rest, offset) = (later, seg.end);
-            }
-            Ok(())
-        })
+        let up = Stream { to: links.parent, data: whole.take().expect("an outbox runs its body once"), segments };
+        stream_up(t, op, out, up, &links.children, Stream { to: None, data: &[], segments: &[] }, pace)
     })
 }
 

@@ -33,7 +33,7 @@
 //! not line up (docs/smpi.md, "The two-tree reduce").
 
 use super::registry::{not_implemented, Job};
-use super::streaming::{self, Stream, TreeLinks};
+use super::streaming::{self, Pace, Stream, TreeLinks};
 use super::{absolute_rank, relative_rank, Inbox, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
@@ -153,12 +153,14 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let inner = usize::from(trees[0].children.is_empty());
     let (inner_half, leaf_half) = if inner == 0 { (first, &*second) } else { (second, &*first) };
     let [up, leaf] = [&trees[inner], &trees[1 - inner]].map(|l| l.parent.expect("a non-root has a parent in both trees"));
+    let longest = halves.iter().flat_map(|h| h.iter().map(|r| r.len())).max().unwrap_or(0);
+    let pace = Pace { receive_ahead: streaming::TWO_TREE_RECEIVES_AHEAD, send_lead: streaming::lead(longest) };
     let mut inner_half = Some(inner_half);
     t.outbox(&mut |out| {
         let data = inner_half.take().expect("an outbox runs its body once");
-        let up = Stream { to: up, data, segments: &halves[inner] };
-        let leaf = Stream { to: leaf, data: leaf_half, segments: &halves[1 - inner] };
-        streaming::stream_up(t, op, out, up, &trees[inner].children, leaf)
+        let up = Stream { to: Some(up), data, segments: &halves[inner] };
+        let leaf = Stream { to: Some(leaf), data: leaf_half, segments: &halves[1 - inner] };
+        streaming::stream_up(t, op, out, up, &trees[inner].children, leaf, pace)
     })
 }
 

@@ -313,7 +313,7 @@ struct PmpiInbox<'t, 'b> {
 
 impl Inbox for PmpiInbox<'_, '_> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        assert!(self.expected.len() < self.slots.len() && len <= self.slot_len, "the inbox is full");
+        assert!(self.expected.len() < self.slots.len() && len <= self.slot_len, "the inbox is full, or the message longer than its slots");
         let posted = !self.transport.bounded(from, self.slot_len);
         if posted {
             let next = (self.oldest + self.expected.len()) % self.slots.len();
@@ -434,7 +434,6 @@ impl Transport for PmpiTransport<'_> {
     /// from a peer on this host whose messages need bounded receives (Open
     /// MPI's single copy), received when taken.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
-        let slots = slots.max(1);
         let mut ring = Scratch::new(slots * slot_len)?;
         let slot_buffers = if slot_len == 0 { (0..slots).map(|_| Arrivals::new(&mut [])).collect() } else { ring.chunks_mut(slot_len).map(Arrivals::new).collect() };
         let mut inbox = PmpiInbox { transport: self, slots: slot_buffers, expected: VecDeque::with_capacity(slots), oldest: 0, whole: None, slot_len };
