@@ -311,6 +311,13 @@ check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-truncate-2-hosts-np2" 300 "reliability truncate: OK" 2 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+# ... a pipelined reduce's inbox: receives posted ahead (Open MPI, between
+# hosts, in pieces) or made when taken (MPICH; Open MPI's bounded ones
+# within a host).
+check "reliability-truncate-reduce-np2" 300 "reliability truncate-reduce: OK" 2 \
+    $P FASTRED_ALGO=reduce:pipeline FASTRED_SEGMENT=32K FASTRED_PIECE=1K "$out/reliability" truncate-reduce
+check "reliability-truncate-reduce-2-hosts-np2" 300 "reliability truncate-reduce: OK" 2 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=reduce:pipeline FASTRED_SEGMENT=32K FASTRED_PIECE=1K "$out/reliability" truncate-reduce
 # ... and through shared memory (the call's stamp beside each slot's flag).
 check "reliability-truncate-shared-memory-np2" 300 "reliability truncate-shm: OK" 2 \
     $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm

@@ -18,6 +18,14 @@
  *              within one short round and over several rounds: every rank
  *              of an allreduce and a reduce's root get MPI_ERR_TRUNCATE, and
  *              the next correct calls (short and long) work.
+ *  truncate-reduce  (np 2, FASTRED_ALGO=reduce:pipeline FASTRED_SEGMENT=32K
+ *              FASTRED_PIECE=1K) the root's count is shorter than the other
+ *              rank's, so the one segment it receives (into its inbox,
+ *              posted ahead where the library allows) is truncated, in its
+ *              last piece: the root gets MPI_ERR_TRUNCATE, nothing aborts,
+ *              and the next correct calls work. (One segment: the segments
+ *              are even shares of each rank's count, so with several the
+ *              first would be truncated and the rest left unmatched.)
  *  nomem       under an address-space limit, a reduce-scatter whose scratch
  *              cannot be allocated returns MPI_ERR_NO_MEM on every rank (no
  *              abort), and the next call works.
@@ -151,6 +159,23 @@ static void truncate_pieces(void) {
     free(a); free(b);
 }
 
+static void truncate_reduce(void) {
+    if (t_size != 2) { CHECK(0, "truncate-reduce needs 2 processes"); return; }
+    enum { LONG = 2560, SHORT = 2450 }; /* 20480 B and 19600 B: one segment, 20 pieces of 1 KiB */
+    double *a = calloc(LONG, sizeof(double)), *b = calloc(LONG, sizeof(double));
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int rc = MPI_Reduce(a, b, t_rank == 0 ? SHORT : LONG, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (t_rank == 0) CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "the root's truncated segment: class %d, expected MPI_ERR_TRUNCATE (%d)", class_of(rc), MPI_ERR_TRUNCATE);
+    for (int i = 0; i < LONG; i++) a[i] = i + t_rank;
+    rc = MPI_Reduce(a, b, LONG, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (t_rank == 0) CHECK(rc == MPI_SUCCESS && b[LONG - 1] == 2.0 * (LONG - 1) + 1, "the next reduce: rc %d, %g", rc, b[LONG - 1]);
+    next_call_works("truncate-reduce", comm);
+    MPI_Comm_free(&comm);
+    free(a); free(b);
+}
+
 static void truncate_shared_memory(void) {
     enum { LONG = 100000 };
     const int counts[][2] = {{10, 12}, {LONG, 90000}, {10, LONG}};
@@ -254,6 +279,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "handles")) handles();
     else if (!strcmp(mode, "truncate")) truncate_pieces();
     else if (!strcmp(mode, "truncate-shm")) truncate_shared_memory();
+    else if (!strcmp(mode, "truncate-reduce")) truncate_reduce();
     else if (!strcmp(mode, "nomem")) nomem();
     else if (!strcmp(mode, "panic")) panic_reaches_user();
     else if (!strcmp(mode, "codes")) bounded_codes();
