@@ -648,16 +648,6 @@ impl<'a> Arrivals<'a> {
         Ok(())
     }
 
-    /// Start again at the buffer's front, for the next message: every
-    /// receive posted so far must be complete.
-    pub fn restart(&mut self) {
-        assert_eq!(self.pending(), 0, "receives still pending");
-        // No receive is pending and `arrived`'s slices borrow `self`, so none
-        // is alive: the whole buffer is free again.
-        (self.posted, self.done, self.next) = (0, 0, 0);
-        self.ends.clear();
-    }
-
     /// Wait for the oldest pending receive; its data is then in `..done()`.
     pub fn wait_oldest(&mut self) -> MpiResult {
         self.requests.wait_oldest()?;
@@ -678,6 +668,104 @@ impl<'a> Arrivals<'a> {
         unsafe { std::slice::from_raw_parts_mut(self.base.add(range.start), range.len()) }
     }
 }
+
+/// Receives into the slots of a ring buffer, one message per slot, each in
+/// one or more pieces, completed oldest first ([`Transport::inbox`]'s on
+/// PMPI): a message's slot is lent out when it is taken and reused for a
+/// later message after that. A message may also be *deferred*: its slot is
+/// kept for it, nothing is posted, and the taker receives into the slot.
+/// As with [`Requests`], every receive completes before the buffer can go.
+///
+/// [`Transport::inbox`]: crate::algo::Transport::inbox
+pub struct RingReceives<'a> {
+    base: *mut u8,
+    slot_len: usize,
+    slots: usize,
+    /// Pieces posted, length, and (deferred messages) source of each
+    /// message, by slot; `NOT_DEFERRED` for a posted message's source.
+    pieces: Pooled<usize>,
+    lens: Pooled<usize>,
+    deferred_from: Pooled<usize>,
+    /// The oldest message's slot, and how many are expected.
+    oldest: usize,
+    count: usize,
+    requests: Requests<'a>,
+}
+
+impl<'a> RingReceives<'a> {
+    /// `buf` cut into `slots` slots of `slot_len` bytes.
+    pub fn new(buf: &'a mut [u8], slots: usize, slot_len: usize) -> Self {
+        assert!(slots * slot_len <= buf.len(), "a ring longer than its buffer");
+        let mut pieces = Pooled::new();
+        pieces.resize(slots, 0);
+        let mut lens = Pooled::new();
+        lens.resize(slots, 0);
+        let mut deferred_from = Pooled::new();
+        deferred_from.resize(slots, NOT_DEFERRED);
+        RingReceives { base: buf.as_mut_ptr(), slot_len, slots, pieces, lens, deferred_from, oldest: 0, count: 0, requests: Requests::new() }
+    }
+
+    /// Messages expected and not yet taken.
+    pub fn expected(&self) -> usize {
+        self.count
+    }
+
+    /// The next slot, for a message of `len` bytes (from `deferred_from`
+    /// when deferred, else [`NOT_DEFERRED`]): its index.
+    fn next_slot(&mut self, len: usize, deferred_from: usize) -> usize {
+        assert!(self.count < self.slots && len <= self.slot_len, "the ring is full, or the message longer than its slots");
+        let slot = (self.oldest + self.count) % self.slots;
+        self.count += 1;
+        (self.pieces[slot], self.lens[slot], self.deferred_from[slot]) = (0, len, deferred_from);
+        slot
+    }
+
+    /// Expect a `len`-byte message from `from` in the pieces of lengths
+    /// `pieces` (summing to `len`), each posted now.
+    pub fn irecv(&mut self, comm: MPI_Comm, from: usize, tag: c_int, len: usize, pieces: impl Iterator<Item = usize>) -> MpiResult {
+        let slot = self.next_slot(len, NOT_DEFERRED);
+        let mut offset = 0;
+        for piece in pieces {
+            assert!(offset + piece <= len, "pieces past the message's end");
+            // SAFETY: within `slot`, which lies in the buffer borrowed for
+            // 'a; no receive is pending on it (its last message was taken,
+            // which completed them) and it is not lent out (`take_oldest`'s
+            // slice borrows `self`).
+            let part = unsafe { std::slice::from_raw_parts_mut(self.base.add(slot * self.slot_len + offset), piece) };
+            self.requests.irecv(comm, from, tag, part)?;
+            self.pieces[slot] += 1;
+            offset += piece;
+        }
+        Ok(())
+    }
+
+    /// Expect a `len`-byte message from `from` that the taker will receive
+    /// itself, into the slot.
+    pub fn defer(&mut self, from: usize, len: usize) {
+        assert_ne!(from, NOT_DEFERRED);
+        self.next_slot(len, from);
+    }
+
+    /// Wait for the oldest message's receives (none if it was deferred) and
+    /// lend its slot, `len` bytes, with the source of a deferred message.
+    pub fn take_oldest(&mut self) -> MpiResult<(&mut [u8], Option<usize>)> {
+        assert!(self.count > 0, "a message expected");
+        let slot = self.oldest;
+        for _ in 0..self.pieces[slot] {
+            self.requests.wait_oldest()?;
+        }
+        (self.oldest, self.count) = ((slot + 1) % self.slots, self.count - 1);
+        let deferred = (self.deferred_from[slot] != NOT_DEFERRED).then_some(self.deferred_from[slot]);
+        // SAFETY: the slot's receives are complete (requests are waited for
+        // in the order posted, and every earlier message's were), and the
+        // slice borrows `self` mutably, so the slot is not posted again while
+        // it is lent.
+        Ok((unsafe { std::slice::from_raw_parts_mut(self.base.add(slot * self.slot_len), self.lens[slot]) }, deferred))
+    }
+}
+
+/// [`RingReceives`]' source of a message that was posted, not deferred.
+const NOT_DEFERRED: usize = usize::MAX;
 
 impl Default for Requests<'_> {
     fn default() -> Self {

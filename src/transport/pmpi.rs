@@ -23,10 +23,9 @@
 
 use crate::algo::{Arrived, Handover, Inbox, Outbox, Transport};
 use crate::scratch::Scratch;
-use std::collections::VecDeque;
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
-use crate::mpi::{self, Arrivals, Requests};
+use crate::mpi::{self, Arrivals, Requests, RingReceives};
 use crate::scratch::Pooled;
 use crate::shm::Segment;
 use std::ops::Range;
@@ -303,18 +302,12 @@ impl<'d> Outbox<'d> for PmpiOutbox<'_, 'd> {
 }
 
 /// [`Transport::inbox`]'s receives: each expected message posted at once in
-/// its pieces into the next of a ring of slots, or, on MPICH
-/// ([`RECEIVES_AHEAD`]) and from a peer whose messages need
-/// [`PmpiTransport::bounded`] receives, received when taken.
+/// its pieces into the next slot of a ring, or, on MPICH ([`RECEIVES_AHEAD`])
+/// and from a peer whose messages need [`PmpiTransport::bounded`] receives,
+/// received into its slot when taken.
 struct PmpiInbox<'t, 'b> {
     transport: &'t PmpiTransport<'t>,
-    slots: Vec<Arrivals<'b>>,
-    /// Source, length and whether posted (else received when taken) of
-    /// each expected message, oldest first; the oldest is in slot `oldest`.
-    expected: VecDeque<(usize, usize, bool)>,
-    oldest: usize,
-    /// For messages received when taken (made when first needed).
-    whole: Option<Scratch>,
+    ring: RingReceives<'b>,
     /// The longest message. Whether a peer's messages are received when
     /// taken is decided from it, once per inbox, so that a receive posted
     /// ahead never overtakes an earlier message of the same peer.
@@ -323,39 +316,23 @@ struct PmpiInbox<'t, 'b> {
 
 impl Inbox for PmpiInbox<'_, '_> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        assert!(self.expected.len() < self.slots.len() && len <= self.slot_len, "the inbox is full, or the message longer than its slots");
-        let posted = RECEIVES_AHEAD && !self.transport.bounded(from, self.slot_len);
-        if posted {
-            let next = (self.oldest + self.expected.len()) % self.slots.len();
-            let slot = &mut self.slots[next];
-            slot.restart();
-            for piece in pieces(len, self.transport.piece_for(from)) {
-                slot.irecv(self.transport.comm, from, TAG, piece.len())?;
-            }
+        if RECEIVES_AHEAD && !self.transport.bounded(from, self.slot_len) {
+            let piece = self.transport.piece_for(from);
+            return self.ring.irecv(self.transport.comm, from, TAG, len, pieces(len, piece).map(|r| r.len()));
         }
-        self.expected.push_back((from, len, posted));
+        self.ring.defer(from, len);
         Ok(())
     }
     fn expected(&self) -> usize {
-        self.expected.len()
+        self.ring.expected()
     }
     fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
-        let (from, len, posted) = self.expected.pop_front().expect("a message expected");
-        let slot = self.oldest;
-        self.oldest = (slot + 1) % self.slots.len();
-        if !posted {
-            let whole = match &mut self.whole {
-                Some(whole) => whole,
-                none => none.insert(Scratch::new(self.slot_len)?),
-            };
-            self.transport.recv(from, &mut whole[..len])?;
-            return Ok(&mut whole[..len]);
+        let transport = self.transport;
+        let (slot, deferred) = self.ring.take_oldest()?;
+        if let Some(from) = deferred {
+            transport.recv(from, slot)?;
         }
-        let slot = &mut self.slots[slot];
-        while slot.pending() > 0 {
-            slot.wait_oldest()?;
-        }
-        Ok(slot.arrived(0..len))
+        Ok(slot)
     }
 }
 
@@ -444,9 +421,8 @@ impl Transport for PmpiTransport<'_> {
     /// on MPICH, and from a peer on this host whose messages need bounded
     /// receives (Open MPI's single copy), received when taken.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
-        let mut ring = Scratch::new(slots * slot_len)?;
-        let slot_buffers = if slot_len == 0 { (0..slots).map(|_| Arrivals::new(&mut [])).collect() } else { ring.chunks_mut(slot_len).map(Arrivals::new).collect() };
-        let mut inbox = PmpiInbox { transport: self, slots: slot_buffers, expected: VecDeque::with_capacity(slots), oldest: 0, whole: None, slot_len };
+        let mut buffer = Scratch::new(slots * slot_len)?;
+        let mut inbox = PmpiInbox { transport: self, ring: RingReceives::new(&mut buffer, slots, slot_len), slot_len };
         body(&mut inbox)?;
         while inbox.expected() > 0 {
             inbox.take_oldest()?;
