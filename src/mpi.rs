@@ -710,6 +710,11 @@ impl<'a> RingReceives<'a> {
         self.count
     }
 
+    /// Bytes per slot: the longest message it takes.
+    pub fn slot_len(&self) -> usize {
+        self.slot_len
+    }
+
     /// The next slot, for a message of `len` bytes (from `deferred_from`
     /// when deferred, else [`NOT_DEFERRED`]): its index.
     fn next_slot(&mut self, len: usize, deferred_from: usize) -> usize {

@@ -35,6 +35,12 @@ use std::ops::Range;
 
 pub use crate::scratch::Scratch;
 
+/// The length of the longest of `ranges` (0 for none): the scratch a step
+/// needs to receive any one of them.
+pub fn longest(ranges: &[Range<usize>]) -> usize {
+    ranges.iter().map(|r| r.len()).max().unwrap_or(0)
+}
+
 /// `len` bytes of scratch (pooled; see [`crate::scratch`]).
 pub fn scratch(len: usize) -> MpiResult<Scratch> {
     Scratch::new(len)
@@ -115,10 +121,7 @@ pub trait Transport {
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
         let mut inbox = ReceivedWhenTaken { transport: self, slots, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(if slots == 0 { 0 } else { slot_len })? };
         body(&mut inbox)?;
-        while inbox.expected() > 0 {
-            inbox.take_oldest()?;
-        }
-        Ok(())
+        inbox.take_rest()
     }
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
@@ -178,6 +181,13 @@ pub trait Inbox {
     /// Wait for the oldest expected message; it is lent, to read and write,
     /// until the inbox is used again.
     fn take_oldest(&mut self) -> MpiResult<&mut [u8]>;
+    /// Take every message still expected (when an inbox's body returns).
+    fn take_rest(&mut self) -> MpiResult {
+        while self.expected() > 0 {
+            self.take_oldest()?;
+        }
+        Ok(())
+    }
 }
 
 /// [`Transport::inbox`]'s default: each message received when taken.

@@ -63,7 +63,7 @@ impl<'a> RingPosition<'a> {
 /// reduction of segment i; the other segments hold partial results. Each
 /// piece of a segment is folded in as it arrives, while the next travels.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
-    let longest = segments.iter().map(|s| s.len()).max().unwrap_or(0);
+    let longest = super::longest(segments);
     let mut incoming = super::scratch(longest)?;
     for j in 1..ring.len() {
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
@@ -84,7 +84,7 @@ pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?
         super::copy(t, own, &input[segments[ring.position].clone()]);
         return Ok(());
     }
-    let between = if steps > 1 { segments.iter().map(|s| s.len()).max().unwrap_or(0) } else { 0 };
+    let between = if steps > 1 { super::longest(segments) } else { 0 };
     let (mut previous, mut current) = (super::scratch(between)?, super::scratch(between)?);
     for j in 1..=steps {
         let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));

@@ -130,7 +130,7 @@ pub fn stream_up<'d>(
     pace: Pace,
 ) -> MpiResult {
     debug_assert!(children.len() <= 2, "binary trees only");
-    let longest_up = up.segments.iter().map(|r| r.len()).max().unwrap_or(0);
+    let longest_up = super::longest(up.segments);
     let (lead, ahead) = (pace.send_lead.max(1), pace.receive_ahead.clamp(1, up.segments.len().max(1)));
     let expect = |inbox: &mut dyn Inbox, s: usize| children.iter().try_for_each(|&child| inbox.expect(child, up.segments[s].len()));
     let (mut rest, mut offset, mut side_posted, mut posted) = (up.data, 0, 0, 0);
@@ -185,7 +185,7 @@ pub fn stream_up<'d>(
 /// on one that waits on it. The root ends with the reduction of all
 /// processes' vectors.
 pub fn reduce_up(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], links: &TreeLinks, segments: &[Range<usize>]) -> MpiResult {
-    let lead = up_tree_lead(segments.iter().map(|s| s.len()).max().unwrap_or(0));
+    let lead = up_tree_lead(super::longest(segments));
     let pace = Pace { receive_ahead: lead, send_lead: lead };
     let mut whole = Some(buf);
     t.outbox(&mut |out| {

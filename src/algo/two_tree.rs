@@ -153,7 +153,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     let inner = usize::from(trees[0].children.is_empty());
     let (inner_half, leaf_half) = if inner == 0 { (first, &*second) } else { (second, &*first) };
     let [up, leaf] = [&trees[inner], &trees[1 - inner]].map(|l| l.parent.expect("a non-root has a parent in both trees"));
-    let longest = halves.iter().flat_map(|h| h.iter().map(|r| r.len())).max().unwrap_or(0);
+    let longest = super::longest(&halves[0]).max(super::longest(&halves[1]));
     let pace = Pace { receive_ahead: streaming::TWO_TREE_RECEIVES_AHEAD, send_lead: streaming::lead(longest) };
     let mut inner_half = Some(inner_half);
     t.outbox(&mut |out| {
@@ -172,7 +172,7 @@ fn tree_root(p: usize, which: usize) -> usize {
 /// The root's part: segment s of each half from its tree's top node, both
 /// expected [`streaming::TWO_TREE_RECEIVES_AHEAD`] segments before, folded in.
 fn receive_at_root(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), mut halves_of_buf: [&mut [u8]; 2], halves: &[Pooled<Range<usize>>; 2], tops: [usize; 2]) -> MpiResult {
-    let longest = halves.iter().flat_map(|h| h.iter().map(|r| r.len())).max().unwrap_or(0);
+    let longest = super::longest(&halves[0]).max(super::longest(&halves[1]));
     let steps = halves[0].len().max(halves[1].len());
     let ahead = streaming::TWO_TREE_RECEIVES_AHEAD.min(steps);
     let expect = |inbox: &mut dyn Inbox, s: usize| (0..2).try_for_each(|i| halves[i].get(s).map_or(Ok(()), |seg| inbox.expect(tops[i], seg.len())));

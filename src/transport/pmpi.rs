@@ -307,16 +307,16 @@ impl<'d> Outbox<'d> for PmpiOutbox<'_, 'd> {
 /// received into its slot when taken.
 struct PmpiInbox<'t, 'b> {
     transport: &'t PmpiTransport<'t>,
+    /// Whether a peer's messages are received when taken is decided from
+    /// the ring's slot length (the longest message), once per inbox, so that
+    /// a receive posted ahead never overtakes an earlier message of the
+    /// same peer.
     ring: RingReceives<'b>,
-    /// The longest message. Whether a peer's messages are received when
-    /// taken is decided from it, once per inbox, so that a receive posted
-    /// ahead never overtakes an earlier message of the same peer.
-    slot_len: usize,
 }
 
 impl Inbox for PmpiInbox<'_, '_> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        if RECEIVES_AHEAD && !self.transport.bounded(from, self.slot_len) {
+        if RECEIVES_AHEAD && !self.transport.bounded(from, self.ring.slot_len()) {
             let piece = self.transport.piece_for(from);
             return self.ring.irecv(self.transport.comm, from, TAG, len, pieces(len, piece).map(|r| r.len()));
         }
@@ -422,12 +422,9 @@ impl Transport for PmpiTransport<'_> {
     /// receives (Open MPI's single copy), received when taken.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
         let mut buffer = Scratch::new(slots * slot_len)?;
-        let mut inbox = PmpiInbox { transport: self, ring: RingReceives::new(&mut buffer, slots, slot_len), slot_len };
+        let mut inbox = PmpiInbox { transport: self, ring: RingReceives::new(&mut buffer, slots, slot_len) };
         body(&mut inbox)?;
-        while inbox.expected() > 0 {
-            inbox.take_oldest()?;
-        }
-        Ok(())
+        inbox.take_rest()
     }
 
     fn shared_memory(&self) -> Option<&Segment> {
