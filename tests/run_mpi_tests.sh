@@ -311,6 +311,14 @@ check "reliability-truncate-np2" 300 "reliability truncate: OK" 2 \
     $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
 check "reliability-truncate-2-hosts-np2" 300 "reliability truncate: OK" 2 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K "$out/reliability" truncate
+# ... vectors shorter than one piece (20 KiB, the default piece), before
+# fastred knows where the ranks are: every receive of a whole message above
+# 4 KiB is bounded on Open MPI (its single copy wrote past the buffer:
+# heap corruption, abort).
+check "reliability-truncate-whole-np2" 300 "reliability truncate: OK" 2 \
+    $P FASTRED_ALGO=allreduce:recursive_doubling "$out/reliability" truncate
+check "reliability-truncate-reduce-whole-np2" 300 "reliability truncate-reduce: OK" 2 \
+    $P FASTRED_ALGO=reduce:pipeline FASTRED_SEGMENT=32K "$out/reliability" truncate-reduce
 # ... a pipelined reduce's inbox: receives posted ahead (Open MPI, between
 # hosts, in pieces) or made when taken (MPICH; Open MPI's bounded ones
 # within a host).

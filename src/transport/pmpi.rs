@@ -127,9 +127,11 @@ impl<'a> PmpiTransport<'a> {
     }
 
     /// Whether a whole `len`-byte message from `from` must be received with
-    /// [`mpi::recv_bounded`] (see [`SINGLE_COPY_ABOVE`]).
+    /// [`mpi::recv_bounded`] (see [`SINGLE_COPY_ABOVE`]): from a peer on this
+    /// host, or from any peer while the hosts are unknown (vectors no longer
+    /// than one piece), since that peer may be on this host.
     fn bounded(&self, from: usize, len: usize) -> bool {
-        cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && self.same_host(from)
+        cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && self.hosts.is_none_or(|h| h[from] == h[self.rank])
     }
 
     /// Send `data` to `to` and receive `buf` from `from`, each direction a
