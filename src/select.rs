@@ -174,6 +174,19 @@ pub fn binary_blocks_rule(bytes: usize, procs: usize) -> bool {
     bytes > 0 && (delta_expo_max(procs) as f64) < (bytes as f64).log2() / 2.0 - 2.5
 }
 
+/// Binary blocks' blocks are balanced enough to beat the circulant on
+/// networks where its rotations collide: δ_expo,max ≤ 3 (two consecutive
+/// blocks within 8x of each other). Measured in simulation (SimGrid SMPI,
+/// allreduce, p = 17–98 not powers of two, 64 KiB–2 MiB, fat tree, 3D torus,
+/// dragonfly; docs/smpi.md "Below 100 processes"): with δ ≤ 3 binary blocks
+/// lost at most 1.11x where the circulant led, with δ = 4–5 up to 1.4–2.2x.
+pub const BALANCED_BLOCKS_DELTA: u32 = 3;
+
+/// Whether p's binary blocks are balanced ([`BALANCED_BLOCKS_DELTA`]).
+pub fn balanced_blocks(procs: usize) -> bool {
+    delta_expo_max(procs) <= BALANCED_BLOCKS_DELTA
+}
+
 /// A condition of a table rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Condition {
@@ -185,6 +198,7 @@ enum Condition {
     Builtin,
     UserOp,
     BinaryBlocksRule,
+    BalancedBlocks,
     Topology,
     OnePerHost,
     OneHost,
@@ -198,7 +212,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 16] = [
+    const NAMES: [(&'static str, Condition); 17] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -207,6 +221,7 @@ impl Condition {
         ("builtin", Condition::Builtin),
         ("userop", Condition::UserOp),
         ("binary_blocks_rule", Condition::BinaryBlocksRule),
+        ("balanced_blocks", Condition::BalancedBlocks),
         ("topology", Condition::Topology),
         ("oneperhost", Condition::OnePerHost),
         ("onehost", Condition::OneHost),
@@ -227,6 +242,7 @@ impl Condition {
             Condition::Builtin => s.builtin_op,
             Condition::UserOp => !s.builtin_op,
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
+            Condition::BalancedBlocks => balanced_blocks(s.procs),
             Condition::Topology => s.topology,
             Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
             Condition::OneHost => s.hosts == Hosts::OneHost,
@@ -595,8 +611,57 @@ mod tests {
 
     /// The measured rules for long reduces at 17-2000 processes (default.table).
     fn two_tree_rule_covers(s: &Shape) -> bool {
-        let bytes = if s.procs <= 1000 { 2 << 20..=1 << 30 } else { 4 << 20..=16 << 20 };
+        let bytes = match s.procs {
+            33..=256 => 1 << 20..=1 << 30,
+            ..=1000 => 2 << 20..=1 << 30,
+            _ => 4 << 20..=16 << 20,
+        };
         s.coll == Reduce && bytes.contains(&s.bytes) && (17..=2000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
+    }
+
+    #[test]
+    fn below_100_processes_binary_blocks_and_the_two_tree_from_one_mib_where_measured() {
+        let t = Table::default_table();
+        let rule = |s: &Shape| choose(s, None, &t);
+        for (coll, bytes, p) in [
+            (Allreduce, 64 << 10, 48),
+            (Allreduce, 16 << 20, 80),
+            (Allreduce, 1 << 20, 36),
+            (Allreduce, 2 << 20, 72),
+            (Allreduce, 1 << 20, 76), // 64 + 8 + 4: δ = 6 − 3 = 3
+            (Reduce, 64 << 10, 33),
+            (Reduce, (1 << 20) - 8, 99),
+            (Reduce, 256 << 10, 97),
+        ] {
+            let c = rule(&shape(coll, bytes, p));
+            assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("33-99"), "{}", c.reason);
+        }
+        for (bytes, p) in [(1 << 20, 33), (1 << 20, 100), ((2 << 20) - 8, 256), (1 << 20, 255)] {
+            let c = rule(&shape(Reduce, bytes, p));
+            assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
+        }
+        // Unbalanced blocks (δ_expo,max ≥ 4), below 64 KiB, above 16 MiB,
+        // p = 32 or 100, the reduce-scatters, shared hosts: not these rules.
+        for s in [
+            shape(Allreduce, 1 << 20, 33),
+            shape(Allreduce, 1 << 20, 34),
+            shape(Allreduce, 1 << 20, 97),
+            shape(Allreduce, 1 << 20, 99), // 64 + 32 + 2 + 1: δ = 5 − 1 = 4
+            shape(Allreduce, (64 << 10) - 8, 48),
+            shape(Allreduce, (16 << 20) + 8, 48),
+            shape(Allreduce, 1 << 20, 31),
+            shape(Reduce, 256 << 10, 31),
+            shape(ReduceScatterBlock, 1 << 20, 48),
+            shape(ReduceScatter, 1 << 20, 48),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 1 << 20, 48) },
+        ] {
+            let c = rule(&s);
+            assert!(c.reason.to_string().contains("model"), "{s:?}: {}", c.reason);
+        }
+        assert_eq!(rule(&shape(Reduce, (1 << 20) - 8, 100)).algorithm, BinaryBlocks); // the 100-1000 rule
+        assert_eq!(rule(&shape(Reduce, 1 << 20, 257)).algorithm, BinaryBlocks);
+        assert!(balanced_blocks(100) && balanced_blocks(3) && balanced_blocks(64) && !balanced_blocks(33) && !balanced_blocks(68));
     }
 
     /// The measured rules for the streamed pipeline (default.table).
@@ -660,7 +725,7 @@ mod tests {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Below 2 MiB (4 MiB beyond 1000 processes), above 1 GiB (16 MiB),
+        // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB beyond 1000), above 1 GiB (16 MiB),
         // outside 17-2000 processes, for allreduce, on shared hosts, and
         // where the streamed pipeline's rules come first: not the two-tree's
         // rules.
@@ -668,7 +733,8 @@ mod tests {
             shape(Reduce, 2 << 20, 17),
             shape(Reduce, 8 << 20, 100),
             shape(Reduce, 32 << 20, 256),
-            shape(Reduce, (2 << 20) - 8, 100),
+            shape(Reduce, (2 << 20) - 8, 1000),
+            shape(Reduce, (1 << 20) - 8, 100),
             shape(Reduce, (1 << 30) + 8, 100),
             shape(Reduce, 2 << 20, 1001),
             shape(Reduce, (4 << 20) - 8, 2000),
