@@ -620,6 +620,29 @@ mod tests {
     }
 
     #[test]
+    fn short_reduces_at_three_to_six_hosts_take_the_pipeline() {
+        let t = Table::default_table();
+        for (bytes, p) in [(2 << 10, 3), (4 << 10, 4), (16 << 10, 6), (8 << 10, 5)] {
+            let c = choose(&shape(Reduce, bytes, p), None, &t);
+            assert_eq!(c.algorithm, Pipeline, "{bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("3-6"), "{}", c.reason);
+        }
+        // Shorter or longer vectors, 7 processes, allreduce, one host, a
+        // non-commutative op: not this rule.
+        for s in [
+            shape(Reduce, (2 << 10) - 8, 4),
+            shape(Reduce, (16 << 10) + 8, 4),
+            shape(Reduce, 4 << 10, 7),
+            shape(Allreduce, 4 << 10, 4),
+            Shape { hosts: Hosts::OneHost, ..shape(Reduce, 4 << 10, 4) },
+            Shape { commutative: false, ..shape(Reduce, 4 << 10, 4) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("3-6 "), "{s:?}: {}", c.reason);
+        }
+    }
+
+    #[test]
     fn below_100_processes_binary_blocks_and_the_two_tree_from_one_mib_where_measured() {
         let t = Table::default_table();
         let rule = |s: &Shape| choose(s, None, &t);
