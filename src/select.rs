@@ -664,13 +664,19 @@ mod tests {
             let c = rule(&shape(Reduce, bytes, p));
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Unbalanced blocks (δ_expo,max ≥ 4), below 64 KiB, above 16 MiB,
-        // p = 32 or 100, the reduce-scatters, shared hosts: not these rules.
+        // Unbalanced blocks (δ_expo,max ≥ 4): halving & doubling, at 33-1000
+        // processes; the reduce keeps binary blocks.
+        for (bytes, p) in [(1 << 20, 33), (64 << 10, 34), (16 << 20, 97), (1 << 20, 99), (256 << 10, 129), (1 << 30, 520), (4 << 20, 257)] {
+            let c = rule(&shape(Allreduce, bytes, p));
+            assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p}: {}", c.reason);
+            assert!(!c.reason.to_string().contains("model"), "{}", c.reason);
+        }
+        assert_eq!(rule(&shape(Reduce, 256 << 10, 129)).algorithm, BinaryBlocks);
+        assert_eq!(rule(&shape(Allreduce, 256 << 10, 999)).algorithm, BinaryBlocks); // δ(999) = 3
+        // Below 64 KiB, above 16 MiB, p = 32, the reduce-scatters, shared
+        // hosts: not these rules.
         for s in [
-            shape(Allreduce, 1 << 20, 33),
-            shape(Allreduce, 1 << 20, 34),
-            shape(Allreduce, 1 << 20, 97),
-            shape(Allreduce, 1 << 20, 99), // 64 + 32 + 2 + 1: δ = 5 − 1 = 4
+            shape(Allreduce, (64 << 10) - 8, 34),
             shape(Allreduce, (64 << 10) - 8, 48),
             shape(Allreduce, (16 << 20) + 8, 48),
             shape(Allreduce, 1 << 20, 31),
@@ -725,7 +731,7 @@ mod tests {
         // Outside the measured range, placement or collectives: the model (the circulant here).
         for s in [
             shape(Allreduce, 2 << 20, 3001),
-            shape(Allreduce, 2 << 20, 99),
+            shape(Allreduce, 2 << 20, 31),
             shape(Allreduce, (16 << 20) + 8, 1001),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
