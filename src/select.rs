@@ -602,6 +602,7 @@ mod tests {
     /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB.
     fn binary_blocks_rule_covers(s: &Shape) -> bool {
         let from = match (s.coll, s.procs) {
+            (Allreduce | Reduce, ..=1000) => 64 << 10,
             (Allreduce | Reduce, _) => 256 << 10,
             (_, 1001..) => 240000,
             _ => 250 << 10,
@@ -710,6 +711,8 @@ mod tests {
         for (coll, bytes, p) in [
             (Allreduce, 2 << 20, 1000),
             (Reduce, 256 << 10, 100),
+            (Reduce, 64 << 10, 1000),
+            (Allreduce, 64 << 10, 150),
             (Allreduce, 16 << 20, 999),
             (ReduceScatterBlock, 2096800, 100),
             (ReduceScatter, 16 << 20, 1000),
@@ -735,7 +738,8 @@ mod tests {
             shape(Allreduce, (16 << 20) + 8, 1001),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
-            shape(Allreduce, 128 << 10, 1000),
+            shape(Allreduce, (64 << 10) - 8, 1000),
+            shape(Allreduce, 128 << 10, 1001),
             shape(ReduceScatterBlock, 249 << 10, 1000),
             shape(ReduceScatter, (1 << 30) + 800, 100),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 2 << 20, 1000) },
