@@ -179,7 +179,8 @@ pub fn binary_blocks_rule(bytes: usize, procs: usize) -> bool {
 /// blocks within 8x of each other). Measured in simulation (SimGrid SMPI,
 /// allreduce, p = 17–98 not powers of two, 64 KiB–2 MiB, fat tree, 3D torus,
 /// dragonfly; docs/smpi.md "Below 100 processes"): with δ ≤ 3 binary blocks
-/// lost at most 1.11x where the circulant led, with δ = 4–5 up to 1.4–2.2x.
+/// lost at most 1.11x where the circulant led; with δ ≥ 4 (p = 33–520) their
+/// worst case was 1.5–8.2x, and halving & doubling's 1.15–1.60 the mildest.
 pub const BALANCED_BLOCKS_DELTA: u32 = 3;
 
 /// Whether p's binary blocks are balanced ([`BALANCED_BLOCKS_DELTA`]).
