@@ -600,7 +600,8 @@ mod tests {
         assert_eq!(choose(&shape(Reduce, 1 << 20, 64), Some(TwoTree), &t).algorithm, TwoTree);
     }
 
-    /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB.
+    /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB:
+    /// binary blocks, or halving & doubling for an allreduce whose blocks are unbalanced.
     fn binary_blocks_rule_covers(s: &Shape) -> bool {
         let from = match (s.coll, s.procs) {
             (Allreduce | Reduce, ..=1000) => 64 << 10,

@@ -57,7 +57,8 @@ pub const WINDOW: usize = 16;
 /// Open MPI 4.1's shared-memory transport sends messages above this many
 /// bytes by single copy, which writes a longer-than-expected message past
 /// the receive buffer (ranks disagreeing on a count): such receives from a
-/// peer on the same host are matched first ([`mpi::recv_bounded`]).
+/// peer that may be on the same host are matched first
+/// ([`mpi::recv_bounded`], [`PmpiTransport::bounded`]).
 const SINGLE_COPY_ABOVE: usize = 4096;
 const TAG: c_int = 0x7a3d;
 
@@ -131,7 +132,7 @@ impl<'a> PmpiTransport<'a> {
     /// host, or from any peer while the hosts are unknown (vectors no longer
     /// than one piece), since that peer may be on this host.
     fn bounded(&self, from: usize, len: usize) -> bool {
-        cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && self.hosts.is_none_or(|h| h[from] == h[self.rank])
+        cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && (self.hosts.is_none() || self.same_host(from))
     }
 
     /// Send `data` to `to` and receive `buf` from `from`, each direction a
@@ -420,8 +421,8 @@ impl Transport for PmpiTransport<'_> {
 
     /// Every expected message posted at once in its pieces
     /// (`MPI_Irecv`), completed with one `MPI_Wait` per piece when taken;
-    /// on MPICH, and from a peer on this host whose messages need bounded
-    /// receives (Open MPI's single copy), received when taken.
+    /// on MPICH, and from a peer whose messages need bounded receives (Open
+    /// MPI's single copy: [`PmpiTransport::bounded`]), received when taken.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
         let mut buffer = Scratch::new(slots * slot_len)?;
         let mut inbox = PmpiInbox { transport: self, ring: RingReceives::new(&mut buffer, slots, slot_len) };
