@@ -564,7 +564,8 @@ mod tests {
             for bytes in [64 << 10, 1 << 20, 16 << 20] {
                 for coll in Collective::ALL {
                     let s = shape(coll, bytes, p);
-                    if binary_blocks_rule_covers(&s) || two_tree_rule_covers(&s) || pipeline_rule_covers(&s) {
+                    let reduce_17_31 = s.coll == Reduce && (17..=31).contains(&p) && (64 << 10..=1 << 20).contains(&bytes);
+                    if binary_blocks_rule_covers(&s) || two_tree_rule_covers(&s) || pipeline_rule_covers(&s) || reduce_17_31 {
                         continue;
                     }
                     let c = choose(&s, None, &t);
@@ -683,7 +684,7 @@ mod tests {
             shape(Allreduce, (64 << 10) - 8, 48),
             shape(Allreduce, (16 << 20) + 8, 48),
             shape(Allreduce, 1 << 20, 31),
-            shape(Reduce, 256 << 10, 31),
+            shape(Reduce, 256 << 10, 32),
             shape(ReduceScatterBlock, 1 << 20, 48),
             shape(ReduceScatter, 1 << 20, 48),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 1 << 20, 48) },
@@ -696,10 +697,73 @@ mod tests {
         assert!(balanced_blocks(100) && balanced_blocks(3) && balanced_blocks(64) && !balanced_blocks(33) && !balanced_blocks(68));
     }
 
+    #[test]
+    fn medium_vectors_at_17_to_256_processes_take_recursive_doubling_and_the_trees() {
+        let t = Table::default_table();
+        for (coll, bytes, p, algorithm) in [
+            (Allreduce, 4 << 10, 17, RecursiveDoubling),
+            (Allreduce, 16 << 10, 64, RecursiveDoubling),
+            (Allreduce, 32 << 10, 100, RecursiveDoubling),
+            (Allreduce, 32 << 10, 256, Rabenseifner), // a power of two: the model's halving & doubling
+            (Reduce, 4 << 10, 256, KnomialTree),
+            (Reduce, 8 << 10, 33, KnomialTree),
+            (Reduce, (8 << 10) + 8, 17, Tree),
+            (Reduce, 32 << 10, 200, Tree),
+        ] {
+            let c = choose(&shape(coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+        }
+        // Outside: p = 16 and 257, above 32 KiB, shared hosts.
+        for s in [
+            shape(Allreduce, 8 << 10, 257),
+            shape(Allreduce, (32 << 10) + 8, 100),
+            shape(Reduce, 16 << 10, 257),
+            shape(Reduce, 16 << 10, 16),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 10, 64) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("17-256"), "{s:?}: {}", c.reason);
+        }
+    }
+
+    #[test]
+    fn reduces_at_17_to_31_processes_binary_blocks_the_two_tree_then_the_pipeline() {
+        let t = Table::default_table();
+        for (bytes, p, algorithm) in [
+            (64 << 10, 17, BinaryBlocks),
+            (256 << 10, 31, BinaryBlocks),
+            ((256 << 10) + 8, 17, TwoTree),
+            (512 << 10, 24, TwoTree),
+            ((1 << 20) - 8, 31, TwoTree),
+            (1 << 20, 17, Pipeline),
+            (1 << 20, 31, Pipeline),
+            (2 << 20, 24, Pipeline),
+        ] {
+            let c = choose(&shape(Reduce, bytes, p), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("17-3"), "{}", c.reason);
+        }
+        // Not these rules: p = 16 and 32, below 64 KiB, the allreduce and
+        // the reduce-scatters (the model's circulant), shared hosts.
+        for s in [
+            shape(Reduce, 256 << 10, 16),
+            shape(Reduce, 1 << 20, 32),
+            shape(Reduce, (64 << 10) - 8, 24),
+            shape(Allreduce, 256 << 10, 24),
+            shape(ReduceScatterBlock, 256 << 10, 24),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 256 << 10, 24) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("17-31"), "{s:?}: {}", c.reason);
+        }
+        assert_eq!(choose(&shape(Allreduce, 1 << 20, 24), None, &t).algorithm, Circulant);
+    }
+
     /// The measured rules for the streamed pipeline (default.table).
     fn pipeline_rule_covers(s: &Shape) -> bool {
         let from = match s.procs {
-            17..=32 => 2 << 20,
+            17..=31 => 1 << 20,
+            32 => 2 << 20,
             33..=100 => 8 << 20,
             101..=256 => 32 << 20,
             _ => return false,
@@ -796,7 +860,8 @@ mod tests {
         // non-commutative ops, and on shared hosts: not these rules (the
         // model may still pick the pipeline).
         for s in [
-            shape(Reduce, (2 << 20) - 8, 17),
+            shape(Reduce, (1 << 20) - 8, 17),
+            shape(Reduce, (2 << 20) - 8, 32),
             shape(Reduce, (8 << 20) - 8, 64),
             shape(Reduce, (32 << 20) - 8, 256),
             shape(Reduce, (1 << 30) + 8, 100),
