@@ -680,8 +680,6 @@ mod tests {
         // Below 64 KiB, above 16 MiB, p = 32, the reduce-scatters, shared
         // hosts: not these rules.
         for s in [
-            shape(Allreduce, (64 << 10) - 8, 34),
-            shape(Allreduce, (64 << 10) - 8, 48),
             shape(Allreduce, (16 << 20) + 8, 48),
             shape(Allreduce, 1 << 20, 31),
             shape(Reduce, 256 << 10, 32),
@@ -698,40 +696,55 @@ mod tests {
     }
 
     #[test]
-    fn medium_vectors_at_17_to_256_processes_take_recursive_doubling_and_the_trees() {
+    fn medium_vectors_at_17_to_1000_processes_take_recursive_doubling_and_the_trees() {
         let t = Table::default_table();
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 4 << 10, 17, RecursiveDoubling),
+            (Allreduce, 8 << 10, 1000, RecursiveDoubling),
             (Allreduce, 16 << 10, 64, RecursiveDoubling),
-            (Allreduce, 32 << 10, 100, RecursiveDoubling),
-            (Allreduce, 32 << 10, 256, Rabenseifner), // a power of two: the model's halving & doubling
+            (Allreduce, 16 << 10, 100, RecursiveDoubling),
+            (Allreduce, (8 << 10) + 8, 101, Rabenseifner),
+            (Allreduce, 16 << 10, 1000, Rabenseifner),
+            (Allreduce, 32 << 10, 31, RecursiveDoubling),
+            (Allreduce, (16 << 10) + 8, 48, BinaryBlocks), // the 33-99 rule, from just above 16 KiB
+            (Allreduce, 32 << 10, 33, Rabenseifner),       // δ_expo,max(33) = 5
+            (Allreduce, 32 << 10, 1000, BinaryBlocks),     // the 100-1000 rule
             (Reduce, 4 << 10, 256, KnomialTree),
-            (Reduce, 8 << 10, 33, KnomialTree),
+            (Reduce, 8 << 10, 1000, KnomialTree),
             (Reduce, (8 << 10) + 8, 17, Tree),
-            (Reduce, 32 << 10, 200, Tree),
+            (Reduce, 32 << 10, 1000, Tree),
+            (Reduce, (32 << 10) + 8, 1000, BinaryBlocks), // the 100-1000 rule, from just above 32 KiB
+            (Reduce, (32 << 10) + 8, 48, BinaryBlocks),   // the 33-99 rule
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(!c.reason.to_string().contains("model"), "{coll:?} {bytes} B p {p}: {}", c.reason);
         }
-        // Outside: p = 16 and 257, above 32 KiB, shared hosts.
+        // Outside: p = 16 and 1001, the allreduce of 16-32 KiB at 32
+        // processes, reduces above 32 KiB, shared hosts.
         for s in [
-            shape(Allreduce, 8 << 10, 257),
-            shape(Allreduce, (32 << 10) + 8, 100),
-            shape(Reduce, 16 << 10, 257),
+            shape(Allreduce, 8 << 10, 1001),
+            shape(Allreduce, 32 << 10, 32),
+            shape(Reduce, 16 << 10, 1001),
+            shape(Reduce, (32 << 10) + 8, 100),
             shape(Reduce, 16 << 10, 16),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 10, 64) },
         ] {
             let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("17-256"), "{s:?}: {}", c.reason);
+            assert!(!c.reason.to_string().contains("17-1000") && !c.reason.to_string().contains("17-100 "), "{s:?}: {}", c.reason);
         }
+        assert_eq!(choose(&shape(Allreduce, 32 << 10, 256), None, &t).algorithm, Rabenseifner); // a power of two: the model's halving & doubling
     }
 
     #[test]
-    fn reduces_at_17_to_31_processes_binary_blocks_the_two_tree_then_the_pipeline() {
+    fn reduces_at_17_to_31_processes_binary_blocks_the_circulant_the_two_tree_then_the_pipeline() {
         let t = Table::default_table();
         for (bytes, p, algorithm) in [
+            ((32 << 10) + 8, 17, BinaryBlocks),
             (64 << 10, 17, BinaryBlocks),
-            (256 << 10, 31, BinaryBlocks),
+            (128 << 10, 31, BinaryBlocks),
+            ((128 << 10) + 8, 24, Circulant),
+            (256 << 10, 31, Circulant),
             ((256 << 10) + 8, 17, TwoTree),
             (512 << 10, 24, TwoTree),
             ((1 << 20) - 8, 31, TwoTree),
@@ -748,7 +761,6 @@ mod tests {
         for s in [
             shape(Reduce, 256 << 10, 16),
             shape(Reduce, 1 << 20, 32),
-            shape(Reduce, (64 << 10) - 8, 24),
             shape(Allreduce, 256 << 10, 24),
             shape(ReduceScatterBlock, 256 << 10, 24),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 256 << 10, 24) },
@@ -804,7 +816,6 @@ mod tests {
             shape(Allreduce, (16 << 20) + 8, 1001),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
-            shape(Allreduce, (64 << 10) - 8, 1000),
             shape(Allreduce, 128 << 10, 1001),
             shape(ReduceScatterBlock, 249 << 10, 1000),
             shape(ReduceScatter, (1 << 30) + 800, 100),
