@@ -204,6 +204,9 @@ enum Condition {
     OnePerHost,
     OneHost,
     SharedHosts,
+    /// Several hosts holding the same power-of-two number of consecutive
+    /// ranks each ([`Hosts::SharedInBlocks`]).
+    HostBlocks,
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -213,7 +216,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 17] = [
+    const NAMES: [(&'static str, Condition); 18] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -227,6 +230,7 @@ impl Condition {
         ("oneperhost", Condition::OnePerHost),
         ("onehost", Condition::OneHost),
         ("sharedhosts", Condition::SharedHosts),
+        ("hostblocks", Condition::HostBlocks),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -248,6 +252,7 @@ impl Condition {
             Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => matches!(s.hosts, Hosts::Shared | Hosts::SharedInBlocks),
+            Condition::HostBlocks => s.hosts == Hosts::SharedInBlocks,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -734,6 +739,34 @@ mod tests {
             assert!(!c.reason.to_string().contains("17-1000") && !c.reason.to_string().contains("17-100 "), "{s:?}: {}", c.reason);
         }
         assert_eq!(choose(&shape(Allreduce, 32 << 10, 256), None, &t).algorithm, Rabenseifner); // a power of two: the model's halving & doubling
+    }
+
+    #[test]
+    fn reduces_on_hosts_in_blocks_take_the_binomial_tree_then_binary_blocks() {
+        let t = Table::default_table();
+        let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
+        for (bytes, p, k, algorithm) in [
+            (4 << 10, 64, 8, Tree),
+            (32 << 10, 1000, 8, Tree),
+            ((32 << 10) + 8, 240, 16, BinaryBlocks),
+            (512 << 10, 96, 4, BinaryBlocks),
+        ] {
+            let c = choose(&blocks(bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
+        // Not: other placements, p below 64 or above 1000, outside 4-512 KiB, allreduce.
+        for s in [
+            Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
+            blocks(16 << 10, 48, 8),
+            blocks(16 << 10, 1008, 8),
+            blocks((4 << 10) - 8, 256, 8),
+            blocks((512 << 10) + 8, 256, 8),
+            Shape { coll: Allreduce, ..blocks(16 << 10, 256, 8) },
+        ] {
+            let c = choose(&s, None, &t);
+            assert!(!c.reason.to_string().contains("hostblocks"), "{s:?}: {}", c.reason);
+        }
     }
 
     #[test]
