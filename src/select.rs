@@ -701,7 +701,7 @@ mod tests {
     }
 
     #[test]
-    fn medium_vectors_at_17_to_1000_processes_take_recursive_doubling_and_the_trees() {
+    fn medium_vectors_at_17_to_2000_processes_take_recursive_doubling_halving_doubling_and_the_trees() {
         let t = Table::default_table();
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 4 << 10, 17, RecursiveDoubling),
@@ -718,6 +718,9 @@ mod tests {
             (Reduce, 8 << 10, 1000, KnomialTree),
             (Reduce, (8 << 10) + 8, 17, Tree),
             (Reduce, 32 << 10, 1000, Tree),
+            (Reduce, 16 << 10, 2000, Tree),
+            (Allreduce, 32 << 10, 2000, Rabenseifner),
+            (Allreduce, 16 << 10, 1999, Rabenseifner),
             (Reduce, (32 << 10) + 8, 1000, BinaryBlocks), // the 100-1000 rule, from just above 32 KiB
             (Reduce, (32 << 10) + 8, 48, BinaryBlocks),   // the 33-99 rule
         ] {
@@ -725,24 +728,26 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
             assert!(!c.reason.to_string().contains("model"), "{coll:?} {bytes} B p {p}: {}", c.reason);
         }
-        // Outside: p = 16 and 1001, the allreduce of 16-32 KiB at 32
-        // processes, reduces above 32 KiB, shared hosts.
+        // Outside: p = 16 and above 2000, the allreduce of 8 KiB above 1000
+        // processes and of 16-32 KiB at 32, reduces above 32 KiB, shared hosts.
         for s in [
             shape(Allreduce, 8 << 10, 1001),
             shape(Allreduce, 32 << 10, 32),
-            shape(Reduce, 16 << 10, 1001),
+            shape(Reduce, 16 << 10, 2001),
+            shape(Allreduce, 32 << 10, 2001),
             shape(Reduce, (32 << 10) + 8, 100),
             shape(Reduce, 16 << 10, 16),
             Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 10, 64) },
         ] {
             let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("17-1000") && !c.reason.to_string().contains("17-100 "), "{s:?}: {}", c.reason);
+            let reason = c.reason.to_string();
+            assert!(["17-1000", "17-2000", "1001-2000", "17-100 ", "101-1000"].iter().all(|r| !reason.contains(r)), "{s:?}: {reason}");
         }
         assert_eq!(choose(&shape(Allreduce, 32 << 10, 256), None, &t).algorithm, Rabenseifner); // a power of two: the model's halving & doubling
     }
 
     #[test]
-    fn reduces_on_hosts_in_blocks_take_the_binomial_tree_then_binary_blocks() {
+    fn hosts_in_blocks_take_the_binomial_tree_and_binary_blocks_for_reduce_halving_doubling_for_allreduce() {
         let t = Table::default_table();
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
@@ -755,14 +760,23 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Not: other placements, p below 64 or above 1000, outside 4-512 KiB, allreduce.
+        // The allreduce at 32-128 KiB: halving & doubling.
+        for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {
+            let c = choose(&Shape { coll: Allreduce, ..blocks(bytes, p, k) }, None, &t);
+            assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
+        // Not: other placements, p below 64 or above 1000, outside the sizes, reduce_scatter.
         for s in [
             Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
             blocks(16 << 10, 48, 8),
             blocks(16 << 10, 1008, 8),
             blocks((4 << 10) - 8, 256, 8),
             blocks((512 << 10) + 8, 256, 8),
-            Shape { coll: Allreduce, ..blocks(16 << 10, 256, 8) },
+            Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
+            Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
+            Shape { coll: ReduceScatter, ..blocks(16 << 10, 256, 8) },
+            Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
         ] {
             let c = choose(&s, None, &t);
             assert!(!c.reason.to_string().contains("hostblocks"), "{s:?}: {}", c.reason);
