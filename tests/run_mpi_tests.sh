@@ -417,8 +417,8 @@ run_case "cli-run-np3" 300 0 "fastred run: $flavour, preloading .*libfastred.so 
     env FASTRED_LOG=debug "$cli" run "${MPIRUN[@]:1}" -np 3 "$out/stats" 1024 1
 run_case "cli-run-not-mpi" 60 fail "links neither MPICH nor Open MPI" "$cli" run -np 2 /bin/true
 run_case "cli-info" 60 0 "libfastred.so for $flavour .*target/$flavour/release/libfastred.so AND allreduce +native, tree, .*pairwise, .*ring AND reduce .*pipeline, fibonacci_tree AND active tuning table: default table" "$cli" info
-run_case "cli-explain-96" 60 0 "decision: circulant +\(default table line [0-9]+: \* \* 17- - model AND δ_expo,max\(96\) = 1 AND circulant +[0-9.]+ µs +← chosen" \
-    "$cli" explain --coll allreduce --procs 96 --bytes 49152
+run_case "cli-explain-1200" 60 0 "decision: circulant +\(default table line [0-9]+: \* \* 17- - model AND δ_expo,max\(1200\) = 3 AND circulant +[0-9.]+ µs +← chosen" \
+    "$cli" explain --coll allreduce --procs 1200 --bytes 49152
 run_case "cli-explain-topology" 60 0 "decision: ring .*topology +ring" "$cli" explain --coll reduce_scatter --procs 8 --bytes 4M --topology
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
