@@ -506,6 +506,14 @@ mod tests {
         Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false, shared_memory: true }
     }
 
+    /// Asserts that no shape is decided by a rule whose text contains `rule`.
+    fn not_by_rule(t: &Table, shapes: &[Shape], rule: &str) {
+        for s in shapes {
+            let c = choose(s, None, t);
+            assert!(!c.reason.to_string().contains(rule), "{s:?}: {}", c.reason);
+        }
+    }
+
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
         let section_4 = Table::parse(include_str!("tuning/rabenseifner2004.table"), "§4").unwrap();
         choose(&shape(coll, bytes, procs), None, &section_4).algorithm
@@ -638,17 +646,18 @@ mod tests {
         }
         // Shorter or longer vectors, 7 processes, allreduce, one host, a
         // non-commutative op: not this rule.
-        for s in [
-            shape(Reduce, (2 << 10) - 8, 4),
-            shape(Reduce, (16 << 10) + 8, 4),
-            shape(Reduce, 4 << 10, 7),
-            shape(Allreduce, 4 << 10, 4),
-            Shape { hosts: Hosts::OneHost, ..shape(Reduce, 4 << 10, 4) },
-            Shape { commutative: false, ..shape(Reduce, 4 << 10, 4) },
-        ] {
-            let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("3-6 "), "{s:?}: {}", c.reason);
-        }
+        not_by_rule(
+            &t,
+            &[
+                shape(Reduce, (2 << 10) - 8, 4),
+                shape(Reduce, (16 << 10) + 8, 4),
+                shape(Reduce, 4 << 10, 7),
+                shape(Allreduce, 4 << 10, 4),
+                Shape { hosts: Hosts::OneHost, ..shape(Reduce, 4 << 10, 4) },
+                Shape { commutative: false, ..shape(Reduce, 4 << 10, 4) },
+            ],
+            "3-6 ",
+        );
     }
 
     #[test]
@@ -767,20 +776,21 @@ mod tests {
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
         // Not: other placements, p below 64 or above 1000, outside the sizes, reduce_scatter.
-        for s in [
-            Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
-            blocks(16 << 10, 48, 8),
-            blocks(16 << 10, 1008, 8),
-            blocks((4 << 10) - 8, 256, 8),
-            blocks((512 << 10) + 8, 256, 8),
-            Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
-            Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
-            Shape { coll: ReduceScatter, ..blocks(16 << 10, 256, 8) },
-            Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
-        ] {
-            let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("hostblocks"), "{s:?}: {}", c.reason);
-        }
+        not_by_rule(
+            &t,
+            &[
+                Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
+                blocks(16 << 10, 48, 8),
+                blocks(16 << 10, 1008, 8),
+                blocks((4 << 10) - 8, 256, 8),
+                blocks((512 << 10) + 8, 256, 8),
+                Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
+                Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
+                Shape { coll: ReduceScatter, ..blocks(16 << 10, 256, 8) },
+                Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
+            ],
+            "hostblocks",
+        );
     }
 
     #[test]
@@ -805,16 +815,17 @@ mod tests {
         }
         // Not these rules: p = 16 and 32, below 64 KiB, the allreduce and
         // the reduce-scatters (the model's circulant), shared hosts.
-        for s in [
-            shape(Reduce, 256 << 10, 16),
-            shape(Reduce, 1 << 20, 32),
-            shape(Allreduce, 256 << 10, 24),
-            shape(ReduceScatterBlock, 256 << 10, 24),
-            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 256 << 10, 24) },
-        ] {
-            let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("17-31"), "{s:?}: {}", c.reason);
-        }
+        not_by_rule(
+            &t,
+            &[
+                shape(Reduce, 256 << 10, 16),
+                shape(Reduce, 1 << 20, 32),
+                shape(Allreduce, 256 << 10, 24),
+                shape(ReduceScatterBlock, 256 << 10, 24),
+                Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 256 << 10, 24) },
+            ],
+            "17-31",
+        );
         assert_eq!(choose(&shape(Allreduce, 1 << 20, 24), None, &t).algorithm, Circulant);
     }
 
@@ -886,24 +897,25 @@ mod tests {
         // outside 17-2000 processes, for allreduce, on shared hosts, and
         // where the streamed pipeline's rules come first: not the two-tree's
         // rules.
-        for s in [
-            shape(Reduce, 2 << 20, 17),
-            shape(Reduce, 8 << 20, 100),
-            shape(Reduce, 32 << 20, 256),
-            shape(Reduce, (2 << 20) - 8, 1000),
-            shape(Reduce, (1 << 20) - 8, 100),
-            shape(Reduce, (1 << 30) + 8, 100),
-            shape(Reduce, 2 << 20, 1001),
-            shape(Reduce, (4 << 20) - 8, 2000),
-            shape(Reduce, (16 << 20) + 8, 1500),
-            shape(Reduce, 4 << 20, 2001),
-            shape(Reduce, 2 << 20, 16),
-            shape(Allreduce, 2 << 20, 100),
-            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 2 << 20, 1000) },
-        ] {
-            let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("two_tree"), "{s:?}: {}", c.reason);
-        }
+        not_by_rule(
+            &t,
+            &[
+                shape(Reduce, 2 << 20, 17),
+                shape(Reduce, 8 << 20, 100),
+                shape(Reduce, 32 << 20, 256),
+                shape(Reduce, (2 << 20) - 8, 1000),
+                shape(Reduce, (1 << 20) - 8, 100),
+                shape(Reduce, (1 << 30) + 8, 100),
+                shape(Reduce, 2 << 20, 1001),
+                shape(Reduce, (4 << 20) - 8, 2000),
+                shape(Reduce, (16 << 20) + 8, 1500),
+                shape(Reduce, 4 << 20, 2001),
+                shape(Reduce, 2 << 20, 16),
+                shape(Allreduce, 2 << 20, 100),
+                Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 2 << 20, 1000) },
+            ],
+            "two_tree",
+        );
     }
 
     #[test]
@@ -917,19 +929,20 @@ mod tests {
         // Below each range's size, above 1 GiB, beyond 256 processes,
         // non-commutative ops, and on shared hosts: not these rules (the
         // model may still pick the pipeline).
-        for s in [
-            shape(Reduce, (1 << 20) - 8, 17),
-            shape(Reduce, (2 << 20) - 8, 32),
-            shape(Reduce, (8 << 20) - 8, 64),
-            shape(Reduce, (32 << 20) - 8, 256),
-            shape(Reduce, (1 << 30) + 8, 100),
-            shape(Reduce, 64 << 20, 257),
-            Shape { commutative: false, ..shape(Reduce, 16 << 20, 100) },
-            Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 20, 100) },
-        ] {
-            let c = choose(&s, None, &t);
-            assert!(!c.reason.to_string().contains("oneperhost pipeline"), "{s:?}: {}", c.reason);
-        }
+        not_by_rule(
+            &t,
+            &[
+                shape(Reduce, (1 << 20) - 8, 17),
+                shape(Reduce, (2 << 20) - 8, 32),
+                shape(Reduce, (8 << 20) - 8, 64),
+                shape(Reduce, (32 << 20) - 8, 256),
+                shape(Reduce, (1 << 30) + 8, 100),
+                shape(Reduce, 64 << 20, 257),
+                Shape { commutative: false, ..shape(Reduce, 16 << 20, 100) },
+                Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 16 << 20, 100) },
+            ],
+            "oneperhost pipeline",
+        );
     }
 
     #[test]
