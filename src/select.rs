@@ -769,6 +769,12 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
+        // Short vectors: recursive doubling, the k-nomial tree, the circulant.
+        for (coll, bytes, algorithm) in [(Allreduce, 512, RecursiveDoubling), (Allreduce, 2 << 10, RecursiveDoubling), (Reduce, 1 << 10, KnomialTree), (ReduceScatterBlock, 4 << 10, Circulant)] {
+            let c = choose(&Shape { coll, ..blocks(bytes, 64, 8) }, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
         // The allreduce at 32-128 KiB: halving & doubling.
         for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {
             let c = choose(&Shape { coll: Allreduce, ..blocks(bytes, p, k) }, None, &t);
@@ -783,6 +789,8 @@ mod tests {
                 blocks(16 << 10, 48, 8),
                 blocks(16 << 10, 1008, 8),
                 blocks((4 << 10) - 8, 256, 8),
+            blocks(504, 256, 8),
+            Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
                 blocks((512 << 10) + 8, 256, 8),
                 Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
