@@ -1,7 +1,8 @@
-"""The default after the hostblocks allreduce / reduce_scatter_block rules
-(sa-after-*) over before (the default rows of sa-algos-*), and its time
-over the fastest."""
-import csv, glob, math
+"""The default after the hostblocks rules (PREFIX-after-*: sa, the allreduce
+and reduce_scatter_block rules; ss, the short-vector rules) over before (the
+default rows of PREFIX-algos-*), and its time over the fastest.
+usage: sa_after.py [PREFIX]"""
+import csv, glob, math, sys
 from collections import defaultdict
 def load(pattern):
     t = defaultdict(dict)
@@ -10,7 +11,8 @@ def load(pattern):
         for r in csv.DictReader(open(f)):
             t[(r['collective'], name, int(r['bytes']))][r['variant']] = (float(r['median_s']), r['algorithm'])
     return t
-before, after = load('sa-algos-*.csv'), load('sa-after-*.csv')
+prefix = sys.argv[1] if len(sys.argv) > 1 else 'sa'
+before, after = load(prefix + '-algos-*.csv'), load(prefix + '-after-*.csv')
 per = defaultdict(list); over = defaultdict(lambda: [[], []])
 for k, d in sorted(after.items()):
     if k not in before: continue
