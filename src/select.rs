@@ -691,8 +691,8 @@ mod tests {
         }
         assert_eq!(rule(&shape(Reduce, 256 << 10, 129)).algorithm, BinaryBlocks);
         assert_eq!(rule(&shape(Allreduce, 256 << 10, 999)).algorithm, BinaryBlocks); // δ(999) = 3
-        // Below 64 KiB, above 16 MiB, p = 32, the reduce-scatters, shared
-        // hosts: not these rules.
+        // Above 16 MiB, p = 31 and 32, the reduce-scatters, shared hosts: not
+        // these rules (below 64 KiB the medium-vector rules decide, their own test).
         for s in [
             shape(Allreduce, (16 << 20) + 8, 48),
             shape(Allreduce, 1 << 20, 31),
@@ -789,8 +789,8 @@ mod tests {
                 blocks(16 << 10, 48, 8),
                 blocks(16 << 10, 1008, 8),
                 blocks((4 << 10) - 8, 256, 8),
-            blocks(504, 256, 8),
-            Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
+                blocks(504, 256, 8),
+                Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
                 blocks((512 << 10) + 8, 256, 8),
                 Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
