@@ -1085,10 +1085,14 @@ mod tests {
         assert_eq!(choose(&in_blocks, None, &t).algorithm, Rabenseifner);
         assert_eq!(choose(&Shape { bytes: 4096, elems: 512, layout: Layout { hosts: 64, fewest: 8, most: 8 }, procs: 512, ..in_blocks }, None, &t).algorithm, Hierarchical);
         // A fast network and a short vector: the flat algorithms' lg p
-        // latencies beat the two-level one's 2(k−1) steps within the host.
+        // latencies beat the two-level one's 2(k−1) ring steps within hosts
+        // of 12 ranks; with 16 ranks on every host it halves and doubles
+        // there (2 lg k steps) and wins.
         let fast = Table::parse("model 1e-6 1e-10 1e-10 5e-7 5e-11\n* * * - model\n", "t").unwrap();
         assert_eq!(fast.model.alpha_intra, 5e-7);
-        assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &fast).algorithm, Hierarchical);
+        let twelve = Shape { procs: 768, layout: Layout { hosts: 64, fewest: 12, most: 12 }, ..shared };
+        assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..twelve }, None, &fast).algorithm, Hierarchical);
+        assert_eq!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &fast).algorithm, Hierarchical);
         assert_eq!(Layout::of(&[0, 1, 2, 0, 0, 1, 2, 2]), Layout { hosts: 3, fewest: 2, most: 3 });
     }
 

@@ -191,18 +191,23 @@ fn sweep_registry(colls: &[Collective]) {
 }
 
 /// The two-level algorithm on placements the registry sweep (scattered hosts)
-/// does not cover: one host, one rank per host, consecutive pairs, round robin;
-/// all four collectives.
+/// does not cover: one host, one rank per host, consecutive pairs, blocks of
+/// 4, round robin; all four collectives. Where every host holds the same
+/// power-of-two number of ranks (one host of 1, 2, 4, 8 or 16; pairs, blocks
+/// of 4 and round robin at p = 4, 6, 8, 12, 16, 24, 32) the phases within a
+/// host halve and double, elsewhere they run the ring.
 #[test]
 fn hierarchical_on_every_kind_of_placement() {
     let d = Algorithm::Hierarchical.descriptor();
-    let placements: [(&str, fn(usize) -> Vec<usize>); 4] = [
+    let placements: [(&str, fn(usize) -> Vec<usize>); 6] = [
         ("one host", |p| vec![0; p]),
         ("one rank per host", |p| (0..p).collect()),
         ("consecutive pairs", |p| (0..p).map(|r| r / 2).collect()),
+        ("blocks of 4", |p| (0..p).map(|r| r / 4).collect()),
         ("round robin over 3 hosts", |p| (0..p).map(|r| r % 3).collect()),
+        ("round robin over 2 hosts", |p| (0..p).map(|r| r % 2).collect()),
     ];
-    let procs: Vec<usize> = (1..=13).chain([16, 31]).collect();
+    let procs: Vec<usize> = (1..=13).chain([16, 24, 31, 32]).collect();
     let none = Blocks::even(0, 1);
     let model = CostModel::default();
     for (what, hosts_of) in placements {

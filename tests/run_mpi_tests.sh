@@ -281,6 +281,10 @@ check "hierarchical-2-hosts-np5" 600 "collectives: OK AND allreduce of [0-9]+ B 
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
 check "hierarchical-3-hosts-np7" 600 "collectives: OK AND reduce of [0-9]+ B on 7 processes: hierarchical \(forced AND reduce_scatter_block of [0-9]+ B on 7 processes: hierarchical \(forced" 7 \
     env FAKE_NODES=3 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
+# Round-robin on 2 hosts at np 8 (4 + 4): every host holds the same power of
+# two, so the phases within a host halve and double instead of the ring.
+check "hierarchical-2-hosts-np8" 600 "collectives: OK AND reduce of [0-9]+ B on 8 processes: hierarchical \(forced AND allreduce of [0-9]+ B on 8 processes: hierarchical \(forced" 8 \
+    env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
 # Beyond the measured process counts the two-level cost model decides: on 4
 # hosts of 4-5 ranks (round robin) it picks the two-level algorithm.
 check "model-picks-hierarchical-4-hosts-np18" 600 "collectives: OK AND allreduce of [0-9]+ B on 18 processes: hierarchical \(default table line [0-9]+: \* \* 17- - model AND reduce_scatter of [0-9]+ B on 18 processes: hierarchical \(default table" 18 \

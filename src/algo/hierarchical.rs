@@ -25,10 +25,11 @@
 //! hosts in blocks ([`crate::reproducible::hosts_in_blocks`]) and on one
 //! host, that is the whole canonical order.
 
+use super::halving_groups::{self, Group, Segments};
 use super::registry::{Job, REGISTRY};
 use super::ring::{self, RingPosition};
 use super::subset::Subset;
-use super::{Blocks, Transport};
+use super::{halving_doubling, Blocks, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -50,6 +51,9 @@ struct Groups {
     my_lane_position: usize,
     /// Every rank's index among the ranks of its host.
     local_index: Pooled<usize>,
+    /// Every host holds the same power-of-two number of ranks: the phases
+    /// within a host halve and double ([`WithinHost::Halving`]).
+    halving: bool,
 }
 
 impl Groups {
@@ -67,7 +71,8 @@ impl Groups {
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
         let lane: Pooled<usize> = if my_local < lanes { (0..hosts.len()).filter(|&r| local_index[r] == my_local).collect() } else { Pooled::new() };
         let my_lane_position = lane.iter().position(|&r| r == rank).unwrap_or(0);
-        Groups { local, my_local, lanes, lane, my_lane_position, local_index }
+        let halving = lanes.is_power_of_two() && ranks_on.iter().all(|&k| k == 0 || k == lanes);
+        Groups { local, my_local, lanes, lane, my_lane_position, local_index, halving }
     }
 }
 
@@ -121,16 +126,21 @@ fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Coll
 }
 
 /// Step 1: local rank i ends with `segments[i]` (contiguous from 0) reduced
-/// over its host: the ring reduce-scatter, or where the call must follow the
-/// canonical order, a registered reduce-scatter that computes it (then with
-/// the hosts in blocks, [`crate::reproducible::hosts_in_blocks`], step 2's
-/// canonical algorithm across the hosts completes the canonical order).
-fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, job: &Job) -> MpiResult {
-    if !job.canonical {
-        return ring::reduce_scatter(on_host, op, buf, segments, position);
+/// over its host: the ring reduce-scatter, or where every host holds the same
+/// power-of-two number of ranks ([`Groups::halving`]), recursive halving
+/// (Rabenseifner 2004 §3.5: lg K steps, not K − 1); where the call must follow
+/// the canonical order, a registered reduce-scatter that computes it (then
+/// with the hosts in blocks, [`crate::reproducible::hosts_in_blocks`], step
+/// 2's canonical algorithm across the hosts completes the canonical order).
+fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, halving: bool, job: &Job) -> MpiResult {
+    let blocks = || Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
+    if job.canonical {
+        return single_level(on_host, op, buf, Collective::ReduceScatter, &blocks(), 0, Hosts::OneHost, 1, job);
     }
-    let blocks = Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
-    single_level(on_host, op, buf, Collective::ReduceScatter, &blocks, 0, Hosts::OneHost, 1, job)
+    if halving {
+        return halving_doubling::reduce_scatter(on_host, op, buf, &blocks());
+    }
+    ring::reduce_scatter(on_host, op, buf, segments, position)
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
@@ -210,7 +220,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { parts.part[i].clone() } else { end..end }).collect();
     let on_host = Subset::new(t, &g.local, g.my_local);
     let order = ring::rank_order(g.local.len());
-    within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), job)?;
+    within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), g.halving, job)?;
     let mine = job.blocks.bytes(me, esz);
     let my_lane = g.local_index[me] % g.lanes;
     if g.my_local >= g.lanes {
@@ -238,15 +248,35 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
 fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
     let g = Groups::of(t.rank(), job.hosts);
-    let lane_blocks = Blocks::even(buf.len() / esz, g.lanes);
-    let end = buf.len();
-    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { lane_blocks.bytes(i, esz) } else { end..end }).collect();
-
-    // 1. Within the host.
     let on_host = Subset::new(t, &g.local, g.my_local);
+    // Steps 1 and 3 halve and double within the host where they can (then
+    // local index q holds level-lg K segment `final_segment(q)`), else run
+    // the ring (local index l < L holding block l of L).
+    let halving = g.halving && !job.canonical;
+    let seg = Segments { n: buf.len() / esz };
+    let members: Pooled<usize> = (0..g.local.len()).collect();
+    let group = Group { members: &members, me: g.my_local };
+    let lane_blocks = Blocks::even(seg.n, g.lanes);
+    let end = buf.len();
+    let segment = |i: usize| {
+        if halving {
+            seg.bytes(group.level(), halving_groups::final_segment(i, group.level()), esz)
+        } else if i < g.lanes {
+            lane_blocks.bytes(i, esz)
+        } else {
+            end..end
+        }
+    };
+    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(segment).collect();
     let order = ring::rank_order(g.local.len());
     let position = RingPosition::of(&order, g.my_local);
-    within_host(&on_host, op, buf, &segments, &position, job)?;
+
+    // 1. Within the host.
+    if halving {
+        halving_groups::reduce_scatter(&on_host, op, buf, seg, &group)?;
+    } else {
+        within_host(&on_host, op, buf, &segments, &position, false, job)?;
+    }
 
     // 2. Across hosts, one lane per block.
     let is_reduce = job.coll == Collective::Reduce;
@@ -259,11 +289,15 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
 
     // 3. Back within the host.
     if !is_reduce {
-        return ring::allgather(&on_host, buf, &segments, &position);
+        return if halving { halving_groups::allgather(&on_host, buf, seg, esz, &group) } else { ring::allgather(&on_host, buf, &segments, &position) };
     }
     let root = job.root;
     if job.hosts[t.rank()] != job.hosts[root] {
         return Ok(());
+    }
+    if halving {
+        let target = g.local.iter().position(|&r| r == root).expect("the root is on this host");
+        return halving_groups::gather(&on_host, buf, seg, esz, &group, target, target);
     }
     if t.rank() == root {
         for (l, &from) in g.local.iter().enumerate().take(g.lanes).filter(|&(_, &r)| r != root) {
@@ -298,19 +332,21 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// The α-β-γ cost with separate terms within a host (α_i, β_i:
 /// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
 /// hosts with L = `layout.fewest` lanes and at most k = `layout.most` ranks on
-/// a host (n = `bytes`, p ≈ N·L):
+/// a host (n = `bytes`, p ≈ N·L); s is the steps each way within a host,
+/// lg k where every host holds the same power-of-two k ranks (halving and
+/// doubling), k − 1 otherwise (the ring):
 ///
-/// - step 1, the ring reduce-scatter within a host:
-///   (k−1)·α_i + (1−1/k)·n·(β_i + γ);
+/// - step 1, the reduce-scatter within a host: s·α_i + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
 ///   best single-level one), the L lanes of a host sharing its link
 ///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
-/// - step 3: allreduce, the ring allgather within the host,
-///   (k−1)·α_i + (1−1/k)·n·β_i; reduce, the root receives L−1 blocks,
-///   (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is handed
-///   on only on hosts with more than L ranks, ⌈k/L − 1⌉·(α_i + n/p·β_i).
+/// - step 3: allreduce, the allgather within the host, s·α_i + (1−1/k)·n·β_i;
+///   reduce, the root gathers L−1 blocks, halving: lg k·α_i + (1−1/k)·n·β_i,
+///   else (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is
+///   handed on only on hosts with more than L ranks,
+///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
 ///
 /// One host: the best single-level algorithm within it; one rank per host:
 /// the best between hosts.
@@ -326,7 +362,10 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let intra = m.within_host();
     let n = bytes as f64;
     let (k, l) = (most as f64, lanes as f64);
-    let step1 = ring::estimate(Collective::ReduceScatterBlock, bytes, most, &intra);
+    let halving = lanes == most && most.is_power_of_two();
+    let steps = if halving { k.log2() } else { k - 1.0 };
+    let spread = (1.0 - 1.0 / k) * n;
+    let step1 = steps * intra.alpha + spread * (intra.beta + intra.gamma);
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
     let step2 = match table {
@@ -336,7 +375,8 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
         None => best(coll, lane_bytes, hosts, &shared),
     };
     let step3 = match coll {
-        Collective::Allreduce => (k - 1.0) * intra.alpha + (1.0 - 1.0 / k) * n * intra.beta,
+        Collective::Allreduce => steps * intra.alpha + spread * intra.beta,
+        Collective::Reduce if halving => steps * intra.alpha + spread * intra.beta,
         Collective::Reduce => (l - 1.0) * (intra.alpha + n / l * intra.beta),
         Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
     };
@@ -362,6 +402,11 @@ mod tests {
         let only_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 1.0 };
         let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra, None);
         assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
+        // Latency within a host only: lg k steps each way where every host
+        // holds the same power-of-two k, k − 1 (the ring) otherwise.
+        let only_alpha_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 1.0, beta_intra: 0.0 };
+        let steps = |fewest, most| two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest, most }, &only_alpha_intra, None);
+        assert_eq!((steps(8, 8), steps(6, 6), steps(4, 8)), (6.0, 10.0, 14.0));
         // One host, one rank per host: the best single-level estimates.
         let m = CostModel::default();
         let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
