@@ -756,7 +756,7 @@ mod tests {
     }
 
     #[test]
-    fn hosts_in_blocks_take_the_binomial_tree_and_binary_blocks_for_reduce_halving_doubling_for_allreduce() {
+    fn hosts_in_blocks_at_64_to_1000_take_the_measured_rules() {
         let t = Table::default_table();
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
@@ -769,10 +769,20 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Short vectors: recursive doubling, the k-nomial tree, the circulant.
-        for (coll, bytes, algorithm) in [(Allreduce, 512, RecursiveDoubling), (Allreduce, 2 << 10, RecursiveDoubling), (Reduce, 1 << 10, KnomialTree), (ReduceScatterBlock, 4 << 10, Circulant)] {
-            let c = choose(&Shape { coll, ..blocks(bytes, 64, 8) }, None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B: {}", c.reason);
+        // Short vectors: recursive doubling, from 257 processes only below
+        // 1 KiB and the two-level algorithm at 1-4 KiB (also with fewer
+        // elements than processes, at 1000); the k-nomial tree, the circulant.
+        for (coll, bytes, p, algorithm) in [
+            (Allreduce, 512, 64, RecursiveDoubling),
+            (Allreduce, 2 << 10, 256, RecursiveDoubling),
+            (Allreduce, 1 << 10, 512, Hierarchical),
+            (Allreduce, 4 << 10, 512, Hierarchical),
+            (Allreduce, 2 << 10, 1000, Hierarchical),
+            (Reduce, 1 << 10, 64, KnomialTree),
+            (ReduceScatterBlock, 4 << 10, 64, Circulant),
+        ] {
+            let c = choose(&Shape { coll, ..blocks(bytes, p, 8) }, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
         // The allreduce at 32-128 KiB: halving & doubling.
@@ -791,6 +801,7 @@ mod tests {
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
                 Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
+                Shape { coll: Allreduce, ..blocks((4 << 10) + 8, 512, 8) },
                 blocks((512 << 10) + 8, 256, 8),
                 Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
