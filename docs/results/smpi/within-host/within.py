@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The two-level algorithm with halving & doubling within hosts (docs/smpi.md,
+"Halving and doubling within a host"). Sizes bucketed to powers of two.
+
+    python3 within.py change     # hierarchical and default, after / before the change, per machine
+    python3 within.py minimax    # per collective and size: each algorithm's worst / geometric-mean time over the fastest
+    python3 within.py rule [hw-final|hw-rule]   # the allreduce default with the rule: after / before, over the fastest
+
+Machine M's other algorithms come from ../shared/{sa,ss,sh}-algos-M.csv and
+sh-long-M.csv (the same build in every algorithm but the two-level one).
+"""
+import collections, csv, glob, math, os, sys
+
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shared')
+os.chdir(os.path.dirname(os.path.abspath(__file__)))
+COLLS = ['allreduce', 'reduce', 'reduce_scatter_block']
+
+
+def bucket(n):
+    return 1 << round(math.log2(n))
+
+
+def rows(path):
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+
+
+def times(paths, coll=None):
+    """(variant, collective, size bucket) -> (seconds, algorithm run)."""
+    out = {}
+    for path in paths:
+        for r in rows(path):
+            if coll and r['collective'] != coll:
+                continue
+            out[(r['variant'].split('/')[0], r['collective'], bucket(int(r['bytes'])))] = (float(r['median_s']), r['algorithm'])
+    return out
+
+
+def machines(prefix):
+    return sorted(f[len(prefix) + 1:-4] for f in glob.glob(prefix + '-*.csv'))
+
+
+def all_algorithms(m):
+    """Each algorithm's time on machine m: the others from ../shared, the two-level algorithm from this change."""
+    t = collections.defaultdict(dict)
+    for pre in ['sa-algos', 'ss-algos', 'sh-algos', 'sh-long']:
+        for (v, c, n), (s, _) in times([os.path.join(SHARED, f'{pre}-{m}.csv')]).items():
+            if v not in ('default', 'hierarchical'):
+                t[(c, n)][v] = s
+    for (v, c, n), (s, _) in times([f'hw-after-{m}.csv', f'hw-after4-{m}.csv']).items():
+        t[(c, n)][v if v == 'hierarchical' else 'default'] = s
+    return t
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+
+
+def change():
+    h, d = [], []
+    for m in machines('hw-before'):
+        b, a = times([f'hw-before-{m}.csv']), times([f'hw-after-{m}.csv'])
+        for c in COLLS:
+            cells = []
+            for (v, cc, n) in sorted(k for k in b if k[1] == c and k[0] == 'hierarchical' and k in a):
+                hr = a[(v, c, n)][0] / b[(v, c, n)][0]
+                dr = a[('default', c, n)][0] / b[('default', c, n)][0]
+                h.append(hr), d.append(dr)
+                cells.append(f"{n}:{hr:.2f}/{dr:.2f}{'*' if b[('default', c, n)][1] == 'hierarchical' else ''}")
+            print(f"{m:22} {c[:9]:9} " + " ".join(cells))
+    print(f"hierarchical after/before {min(h):.2f}-{max(h):.2f} (geometric mean {geomean(h):.2f}, {len(h)} points); "
+          f"default {min(d):.2f}-{max(d):.2f}, {sum(x < 0.995 for x in d)} faster, {sum(x > 1.005 for x in d)} slower "
+          "(* the default ran the two-level algorithm)")
+
+
+def minimax():
+    per = collections.defaultdict(dict)
+    for m in machines('hw-after'):
+        for k, d in all_algorithms(m).items():
+            per[k][m] = d
+    for (c, n) in sorted(per, key=lambda k: (COLLS.index(k[0]), k[1])):
+        ms = per[(c, n)]
+        common = set.intersection(*[set(d) for d in ms.values()])
+        cells = sorted((max(d[a] / min(d.values()) for d in ms.values()), a, geomean([d[a] / min(d.values()) for d in ms.values()])) for a in common)
+        print(f"{c[:9]:9} {n:>7} machines={len(ms):2} " + "  ".join(f"{a[:12]}={w:.2f}/{g:.2f}" for w, a, g in cells))
+
+
+def rule(prefix):
+    ratios, worst = [], collections.defaultdict(lambda: [0.0, 0.0])
+    for m in machines(prefix):
+        after = times([f'{prefix}-{m}.csv'], 'allreduce')
+        before = {}
+        for path in (os.path.join(SHARED, f'ss-after-{m}.csv'), f'hw-before-{m}.csv'):
+            for (v, _, n), x in times([path], 'allreduce').items():
+                if v == 'default':
+                    before.setdefault(n, x)
+        algos = all_algorithms(m)
+        cells = []
+        for (_, _, n), (s, alg) in sorted(after.items(), key=lambda x: x[0][2]):
+            others = [x for v, x in algos[('allreduce', n)].items() if v != 'default']
+            if n not in before or not others:
+                cells.append(f"{n}: {alg[:4]} (no before)")
+                continue
+            best = min(others + [s])
+            ratios.append(s / before[n][0])
+            worst[n] = [max(worst[n][0], s / best), max(worst[n][1], before[n][0] / best)]
+            cells.append(f"{n}: {alg[:4]} after/before {s / before[n][0]:.2f} ({before[n][1][:4]}), over the fastest {s / best:.2f} (before {before[n][0] / best:.2f})")
+        print(f"{m:20} " + " | ".join(cells))
+    print(f"after/before {min(ratios):.2f}-{max(ratios):.2f}, geometric mean {geomean(ratios):.2f}")
+    for n, (a, b) in sorted(worst.items()):
+        print(f"{n:>5} B: worst over the fastest {a:.2f} (before {b:.2f})")
+
+
+if __name__ == '__main__':
+    what = sys.argv[1] if len(sys.argv) > 1 else 'change'
+    {'change': change, 'minimax': minimax, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
