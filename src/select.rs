@@ -1095,14 +1095,18 @@ mod tests {
         let in_blocks = Shape { hosts: Hosts::SharedInBlocks, ..shared };
         assert_eq!(choose(&in_blocks, None, &t).algorithm, Rabenseifner);
         assert_eq!(choose(&Shape { bytes: 4096, elems: 512, layout: Layout { hosts: 64, fewest: 8, most: 8 }, procs: 512, ..in_blocks }, None, &t).algorithm, Hierarchical);
-        // A fast network and a short vector: the flat algorithms' lg p
-        // latencies beat the two-level one's 2(k−1) ring steps within hosts
-        // of 12 ranks; with 16 ranks on every host it halves and doubles
-        // there (2 lg k steps) and wins.
+        // A fast network and a short vector: where a step within a host
+        // costs as much as one between hosts, the flat algorithms' lg p
+        // steps beat the two-level algorithm's 2 lg K within hosts plus
+        // lg N across; where it costs half, the two-level algorithm wins,
+        // with hosts of 16 (halving and doubling) and of 12 (the circulant
+        // within hosts, ⌈lg 12⌉ rounds, not the ring's 11).
+        let same_alpha = Table::parse("model 1e-6 1e-10 1e-10 1e-6 5e-11\n* * * - model\n", "t").unwrap();
+        assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &same_alpha).algorithm, Hierarchical);
         let fast = Table::parse("model 1e-6 1e-10 1e-10 5e-7 5e-11\n* * * - model\n", "t").unwrap();
         assert_eq!(fast.model.alpha_intra, 5e-7);
         let twelve = Shape { procs: 768, layout: Layout { hosts: 64, fewest: 12, most: 12 }, ..shared };
-        assert_ne!(choose(&Shape { bytes: 64, elems: 8, ..twelve }, None, &fast).algorithm, Hierarchical);
+        assert_eq!(choose(&Shape { bytes: 64, elems: 8, ..twelve }, None, &fast).algorithm, Hierarchical);
         assert_eq!(choose(&Shape { bytes: 64, elems: 8, ..shared }, None, &fast).algorithm, Hierarchical);
         assert_eq!(Layout::of(&[0, 1, 2, 0, 0, 1, 2, 2]), Layout { hosts: 3, fewest: 2, most: 3 });
     }

@@ -195,7 +195,9 @@ fn sweep_registry(colls: &[Collective]) {
 /// 4, round robin; all four collectives. Where every host holds the same
 /// power-of-two number of ranks (one host of 1, 2, 4, 8 or 16; pairs, blocks
 /// of 4 and round robin at p = 4, 6, 8, 12, 16, 24, 32) the phases within a
-/// host halve and double, elsewhere they run the ring.
+/// host halve and double, elsewhere they run the circulant or the ring: both
+/// are run, with a cost model whose latency within a host makes the
+/// circulant win at every size, and one without latency there (the ring).
 #[test]
 fn hierarchical_on_every_kind_of_placement() {
     let d = Algorithm::Hierarchical.descriptor();
@@ -209,22 +211,26 @@ fn hierarchical_on_every_kind_of_placement() {
     ];
     let procs: Vec<usize> = (1..=13).chain([16, 24, 31, 32]).collect();
     let none = Blocks::even(0, 1);
-    let model = CostModel::default();
-    for (what, hosts_of) in placements {
-        let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
-            let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-            let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
-            (d.run.unwrap())(t, op, b, &job)
-        };
-        check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
-        check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
-        for &p in &procs {
-            for blocks in &layouts(p) {
-                check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
-                    let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-                    let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
-                    (d.run.unwrap())(t, op, b, &job).unwrap()
-                });
+    let circulant = CostModel { alpha_intra: 1.0, ..CostModel::default() };
+    let ring = CostModel { alpha_intra: 0.0, ..CostModel::default() };
+    for (within, model) in [("circulant", circulant), ("ring", ring)] {
+        for (what, hosts_of) in placements {
+            let what = format!("{what}, {within} where not halving");
+            let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
+                let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+                let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+                (d.run.unwrap())(t, op, b, &job)
+            };
+            check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
+            check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+            for &p in &procs {
+                for blocks in &layouts(p) {
+                    check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
+                        let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+                        let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+                        (d.run.unwrap())(t, op, b, &job).unwrap()
+                    });
+                }
             }
         }
     }

@@ -182,6 +182,18 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     Ok(())
 }
 
+/// Algorithm 2's allgather on its own: on entry block `rank` of `buf` (natural
+/// order, `blocks`) is this process's, on return every block is. Copies this
+/// process's block into the rotated order and the others back out.
+pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], blocks: &Blocks, elem: usize, skips: &Skips) -> MpiResult {
+    let rot = Rotated::new(blocks, t.rank(), elem);
+    let mut r = super::scratch(buf.len())?;
+    super::copy(t, &mut r[rot.range(0, 1)], &buf[blocks.bytes(t.rank(), elem)]);
+    allgather_rotated(t, &mut r, &rot, skips)?;
+    rot.rotate_out(t, blocks, elem, &r, buf, 1, t.size());
+    Ok(())
+}
+
 /// Allreduce (Algorithm 2) over p nearly equal blocks of `input` (counts < p
 /// give empty blocks), result in `output` (which may be `input` itself: see
 /// [`allreduce`]). Each block is reduced by one process: bit-identical results.

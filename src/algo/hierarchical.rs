@@ -29,6 +29,7 @@ use super::halving_groups::{self, Group, Segments};
 use super::registry::{Job, REGISTRY};
 use super::ring::{self, RingPosition};
 use super::subset::Subset;
+use super::circulant::{self, SkipKind, Skips};
 use super::{halving_doubling, Blocks, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
@@ -125,22 +126,68 @@ fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Coll
     (d.run.expect("checked: runs"))(t, op, data, &inner)
 }
 
+/// How steps 1 and 3 run among the K ranks of a host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WithinHost {
+    /// Every host holds the same power-of-two number of ranks
+    /// ([`Groups::halving`]) and the order is free: recursive halving and
+    /// doubling (Rabenseifner 2004 §3.5), lg K steps each way.
+    Halving,
+    /// Träff's circulant (2025, Algorithms 1 and 2): ⌈lg K⌉ rounds each way
+    /// for any K, at the price of copying the vector into and out of its
+    /// rotated order (about n per phase).
+    Circulant,
+    /// The ring (Patarasuk & Yuan §3.2): K − 1 steps each way, no copies.
+    Ring,
+}
+
+impl WithinHost {
+    /// For `bytes` among this host's K ranks: halving where it can; else the
+    /// circulant where the latencies it saves per phase, (K − 1 − ⌈lg K⌉)·α_i,
+    /// outweigh its copy of the vector per phase, charged at γ per byte (a
+    /// copy costs at most a reduction); else the ring. Where the call must follow the
+    /// canonical order, the ring (step 1 then runs a canonical algorithm:
+    /// [`within_host`]).
+    fn choose(g: &Groups, bytes: usize, canonical: bool, m: &CostModel) -> WithinHost {
+        let k = g.local.len();
+        if canonical {
+            return WithinHost::Ring;
+        }
+        if g.halving {
+            return WithinHost::Halving;
+        }
+        let saved = (k.saturating_sub(1) - k.next_power_of_two().trailing_zeros() as usize) as f64 * m.alpha_intra;
+        if saved > bytes as f64 * m.gamma { WithinHost::Circulant } else { WithinHost::Ring }
+    }
+}
+
 /// Step 1: local rank i ends with `segments[i]` (contiguous from 0) reduced
-/// over its host: the ring reduce-scatter, or where every host holds the same
-/// power-of-two number of ranks ([`Groups::halving`]), recursive halving
-/// (Rabenseifner 2004 §3.5: lg K steps, not K − 1); where the call must follow
-/// the canonical order, a registered reduce-scatter that computes it (then
-/// with the hosts in blocks, [`crate::reproducible::hosts_in_blocks`], step
-/// 2's canonical algorithm across the hosts completes the canonical order).
-fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, halving: bool, job: &Job) -> MpiResult {
+/// over its host, as `how` says; where the call must follow the canonical
+/// order, a registered reduce-scatter that computes it (then with the hosts
+/// in blocks, [`crate::reproducible::hosts_in_blocks`], step 2's canonical
+/// algorithm across the hosts completes the canonical order).
+fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, how: WithinHost, job: &Job) -> MpiResult {
     let blocks = || Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
     if job.canonical {
         return single_level(on_host, op, buf, Collective::ReduceScatter, &blocks(), 0, Hosts::OneHost, 1, job);
     }
-    if halving {
-        return halving_doubling::reduce_scatter(on_host, op, buf, &blocks());
+    match how {
+        WithinHost::Halving => halving_doubling::reduce_scatter(on_host, op, buf, &blocks()),
+        WithinHost::Circulant => circulant::reduce_scatter(on_host, op, buf, &blocks(), &Skips::new(SkipKind::Halving, on_host.size())),
+        WithinHost::Ring => ring::reduce_scatter(on_host, op, buf, segments, position),
     }
-    ring::reduce_scatter(on_host, op, buf, segments, position)
+}
+
+/// Step 3 of the allreduce: every local rank ends with all of `segments`.
+fn allgather_within_host(on_host: &dyn Transport, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, how: WithinHost, esz: usize) -> MpiResult {
+    match how {
+        WithinHost::Halving => unreachable!("halving runs halving_groups::allgather on its own segments"),
+        WithinHost::Circulant => {
+            let blocks = Blocks::from_counts(segments.iter().map(|s| s.len() / esz));
+            circulant::allgather(on_host, buf, &blocks, esz, &Skips::new(SkipKind::Halving, on_host.size()))
+        }
+        WithinHost::Ring => ring::allgather(on_host, buf, segments, position),
+    }
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
@@ -220,7 +267,8 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { parts.part[i].clone() } else { end..end }).collect();
     let on_host = Subset::new(t, &g.local, g.my_local);
     let order = ring::rank_order(g.local.len());
-    within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), g.halving, job)?;
+    let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
+    within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), how, job)?;
     let mine = job.blocks.bytes(me, esz);
     let my_lane = g.local_index[me] % g.lanes;
     if g.my_local >= g.lanes {
@@ -251,8 +299,10 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let on_host = Subset::new(t, &g.local, g.my_local);
     // Steps 1 and 3 halve and double within the host where they can (then
     // local index q holds level-lg K segment `final_segment(q)`), else run
-    // the ring (local index l < L holding block l of L).
-    let halving = g.halving && !job.canonical;
+    // the circulant or the ring (local index l < L holding block l of L).
+    let is_reduce = job.coll == Collective::Reduce;
+    let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
+    let halving = how == WithinHost::Halving;
     let seg = Segments { n: buf.len() / esz };
     let members: Pooled<usize> = (0..g.local.len()).collect();
     let group = Group { members: &members, me: g.my_local };
@@ -275,11 +325,10 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     if halving {
         halving_groups::reduce_scatter(&on_host, op, buf, seg, &group)?;
     } else {
-        within_host(&on_host, op, buf, &segments, &position, false, job)?;
+        within_host(&on_host, op, buf, &segments, &position, how, job)?;
     }
 
     // 2. Across hosts, one lane per block.
-    let is_reduce = job.coll == Collective::Reduce;
     if g.my_local < g.lanes {
         let lane = Subset::new(t, &g.lane, g.my_lane_position);
         let root_host = job.hosts[job.root];
@@ -289,7 +338,7 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
 
     // 3. Back within the host.
     if !is_reduce {
-        return if halving { halving_groups::allgather(&on_host, buf, seg, esz, &group) } else { ring::allgather(&on_host, buf, &segments, &position) };
+        return if halving { halving_groups::allgather(&on_host, buf, seg, esz, &group) } else { allgather_within_host(&on_host, buf, &segments, &position, how, esz) };
     }
     let root = job.root;
     if job.hosts[t.rank()] != job.hosts[root] {
@@ -332,18 +381,19 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// The α-β-γ cost with separate terms within a host (α_i, β_i:
 /// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
 /// hosts with L = `layout.fewest` lanes and at most k = `layout.most` ranks on
-/// a host (n = `bytes`, p ≈ N·L); s is the steps each way within a host,
-/// lg k where every host holds the same power-of-two k ranks (halving and
-/// doubling), k − 1 otherwise (the ring):
+/// a host (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
+/// host ([`WithinHost::choose`]): lg k·α_i where every host holds the same
+/// power-of-two k ranks (halving and doubling), else the cheaper of the
+/// circulant's ⌈lg k⌉·α_i + n·γ (its copy) and the ring's (k − 1)·α_i:
 ///
-/// - step 1, the reduce-scatter within a host: s·α_i + (1−1/k)·n·(β_i + γ);
+/// - step 1, the reduce-scatter within a host: S + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
 ///   best single-level one), the L lanes of a host sharing its link
 ///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
-/// - step 3: allreduce, the allgather within the host, s·α_i + (1−1/k)·n·β_i;
-///   reduce, the root gathers L−1 blocks, halving: lg k·α_i + (1−1/k)·n·β_i,
+/// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
+///   reduce, the root gathers L−1 blocks, halving: S + (1−1/k)·n·β_i,
 ///   else (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is
 ///   handed on only on hosts with more than L ranks,
 ///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
@@ -363,9 +413,10 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let n = bytes as f64;
     let (k, l) = (most as f64, lanes as f64);
     let halving = lanes == most && most.is_power_of_two();
-    let steps = if halving { k.log2() } else { k - 1.0 };
+    let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
+    let phase = if halving { k.log2() * intra.alpha } else { ((k - 1.0) * intra.alpha).min(circulant_rounds * intra.alpha + n * m.gamma) };
     let spread = (1.0 - 1.0 / k) * n;
-    let step1 = steps * intra.alpha + spread * (intra.beta + intra.gamma);
+    let step1 = phase + spread * (intra.beta + intra.gamma);
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
     let step2 = match table {
@@ -375,8 +426,8 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
         None => best(coll, lane_bytes, hosts, &shared),
     };
     let step3 = match coll {
-        Collective::Allreduce => steps * intra.alpha + spread * intra.beta,
-        Collective::Reduce if halving => steps * intra.alpha + spread * intra.beta,
+        Collective::Allreduce => phase + spread * intra.beta,
+        Collective::Reduce if halving => phase + spread * intra.beta,
         Collective::Reduce => (l - 1.0) * (intra.alpha + n / l * intra.beta),
         Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
     };
@@ -403,10 +454,14 @@ mod tests {
         let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra, None);
         assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
         // Latency within a host only: lg k steps each way where every host
-        // holds the same power-of-two k, k − 1 (the ring) otherwise.
+        // holds the same power-of-two k, else the circulant's ⌈lg k⌉ where
+        // its copies cost nothing, the ring's k − 1 where they cost more.
         let only_alpha_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 1.0, beta_intra: 0.0 };
-        let steps = |fewest, most| two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest, most }, &only_alpha_intra, None);
-        assert_eq!((steps(8, 8), steps(6, 6), steps(4, 8)), (6.0, 10.0, 14.0));
+        let steps = |fewest, most, m: &CostModel| two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest, most }, m, None);
+        assert_eq!((steps(8, 8, &only_alpha_intra), steps(6, 6, &only_alpha_intra), steps(4, 8, &only_alpha_intra)), (6.0, 6.0, 6.0));
+        let copies_dear = CostModel { alpha: 0.0, beta: 0.0, gamma: 1.0, alpha_intra: 1.0, beta_intra: 0.0 };
+        let reductions = (1.0 - 1.0 / 6.0) * n as f64 + (1.0 - 1.0 / 4.0) * n as f64 / 6.0;
+        assert!((steps(6, 6, &copies_dear) - (10.0 + reductions)).abs() < 1e-6 * reductions, "{}", steps(6, 6, &copies_dear));
         // One host, one rank per host: the best single-level estimates.
         let m = CostModel::default();
         let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
