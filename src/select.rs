@@ -85,10 +85,16 @@ pub enum Hosts {
     /// [`crate::reproducible`] is then the hosts' canonical order over each
     /// host's, which the two-level algorithm can compute.
     SharedInBlocks,
+    /// Several hosts with the same number K > 1 of consecutive ranks each, K
+    /// not a power of two (12, 24, 48 cores): the table's `hostblocks` rules
+    /// apply as to [`Hosts::SharedInBlocks`], but the two-level algorithm
+    /// does not compute the canonical order, and the model weighs the other
+    /// algorithms as on [`Hosts::Shared`].
+    SharedInEqualBlocks,
 }
 
 impl Hosts {
-    const ALL: [Hosts; 4] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared, Hosts::SharedInBlocks];
+    const ALL: [Hosts; 5] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared, Hosts::SharedInBlocks, Hosts::SharedInEqualBlocks];
 
     /// The class of a placement: `host_of[r]` is rank r's host, numbered in
     /// order of first appearance.
@@ -101,16 +107,23 @@ impl Hosts {
             Hosts::OneHost
         } else if crate::reproducible::hosts_in_blocks(host_of) {
             Hosts::SharedInBlocks
+        } else if p % host_count == 0 && host_of.iter().enumerate().all(|(r, &h)| h == r / (p / host_count)) {
+            Hosts::SharedInEqualBlocks
         } else {
             Hosts::Shared
         }
     }
 
     /// The two-level algorithm computes the canonical order on this
-    /// placement (every class but [`Hosts::Shared`]; one host: its canonical
-    /// reduce-scatter within the host is the whole order).
+    /// placement (one rank per host, one host: its canonical reduce-scatter
+    /// within the host is the whole order; hosts in power-of-two blocks).
     pub fn keeps_canonical_order(self) -> bool {
-        self != Hosts::Shared
+        matches!(self, Hosts::OnePerHost | Hosts::OneHost | Hosts::SharedInBlocks)
+    }
+
+    /// Several hosts, some with several ranks.
+    pub fn shared(self) -> bool {
+        matches!(self, Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks)
     }
 }
 
@@ -154,6 +167,7 @@ impl fmt::Display for Hosts {
             Hosts::OneHost => "one host",
             Hosts::Shared => "shared hosts",
             Hosts::SharedInBlocks => "shared hosts in blocks (the two-level algorithm keeps FASTRED_REPRODUCIBLE's order)",
+            Hosts::SharedInEqualBlocks => "shared hosts in blocks of a size not a power of two",
         })
     }
 }
@@ -204,8 +218,8 @@ enum Condition {
     OnePerHost,
     OneHost,
     SharedHosts,
-    /// Several hosts holding the same power-of-two number of consecutive
-    /// ranks each ([`Hosts::SharedInBlocks`]).
+    /// Several hosts holding the same number of consecutive ranks each
+    /// ([`Hosts::SharedInBlocks`], [`Hosts::SharedInEqualBlocks`]).
     HostBlocks,
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
@@ -251,8 +265,8 @@ impl Condition {
             Condition::Topology => s.topology,
             Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
             Condition::OneHost => s.hosts == Hosts::OneHost,
-            Condition::SharedHosts => matches!(s.hosts, Hosts::Shared | Hosts::SharedInBlocks),
-            Condition::HostBlocks => s.hosts == Hosts::SharedInBlocks,
+            Condition::SharedHosts => s.hosts.shared(),
+            Condition::HostBlocks => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks),
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -462,7 +476,7 @@ pub fn choose<'t>(shape: &Shape, forced: Option<Algorithm>, table: &'t Table) ->
 /// algorithm competes only on shared hosts (elsewhere it is one of the
 /// others).
 pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
-    let shared = matches!(shape.hosts, Hosts::Shared | Hosts::SharedInBlocks);
+    let shared = shape.hosts.shared();
     let cost = |a: &Algorithm| estimate_placed(*a, shape, &table.model, table).unwrap_or(f64::INFINITY);
     Algorithm::ALL
         .into_iter()
@@ -485,14 +499,14 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
     match shape.hosts {
         Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
-        Hosts::Shared | Hosts::SharedInBlocks if a.descriptor().uses_hosts => {
+        Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.descriptor().uses_hosts => {
             a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table)))
         }
         Hosts::SharedInBlocks if a.implements(coll) => {
             let d = a.descriptor();
             d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
         }
-        Hosts::Shared | Hosts::SharedInBlocks => a.estimate(coll, bytes, p, m),
+        Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks => a.estimate(coll, bytes, p, m),
     }
 }
 
@@ -756,6 +770,18 @@ mod tests {
     }
 
     #[test]
+    fn placements_are_classified() {
+        let blocks = |p: usize, k: usize| (0..p).map(|r| r / k).collect::<Vec<_>>();
+        assert_eq!(Hosts::of(&blocks(5, 1)), Hosts::OnePerHost);
+        assert_eq!(Hosts::of(&blocks(5, 5)), Hosts::OneHost);
+        assert_eq!(Hosts::of(&blocks(64, 8)), Hosts::SharedInBlocks);
+        assert_eq!(Hosts::of(&blocks(240, 12)), Hosts::SharedInEqualBlocks);
+        assert_eq!(Hosts::of(&blocks(10, 4)), Hosts::Shared, "4 + 4 + 2");
+        assert_eq!(Hosts::of(&[0, 1, 0, 1, 2, 2]), Hosts::Shared, "not consecutive");
+        assert!(Hosts::SharedInBlocks.keeps_canonical_order() && !Hosts::SharedInEqualBlocks.keeps_canonical_order());
+    }
+
+    #[test]
     fn hosts_in_blocks_at_64_to_1000_take_the_measured_rules() {
         let t = Table::default_table();
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
@@ -784,6 +810,11 @@ mod tests {
             let c = choose(&Shape { coll, ..blocks(bytes, p, 8) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
+        // Blocks of a size not a power of two (12, 24 ranks) take the same rules.
+        for (coll, bytes, p, k, algorithm) in [(Reduce, 8 << 10, 240, 12, Tree), (Reduce, 512 << 10, 960, 24, BinaryBlocks), (Allreduce, 128 << 10, 480, 12, Rabenseifner)] {
+            let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, p, k) }, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
         }
         // The allreduce at 32-128 KiB: halving & doubling.
         for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {

@@ -346,10 +346,10 @@ fn explain(args: Vec<String>) -> i32 {
             select::Hosts::OnePerHost => "",
             select::Hosts::OneHost => " (within the host)",
             select::Hosts::SharedInBlocks => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
-            select::Hosts::Shared => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
+            select::Hosts::Shared | select::Hosts::SharedInEqualBlocks => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
         }
     );
-    let shared = matches!(hosts, select::Hosts::Shared | select::Hosts::SharedInBlocks);
+    let shared = hosts.shared();
     let mut rows: Vec<(Algorithm, f64)> = Algorithm::ALL
         .iter()
         .filter(|a| a.can_run(&shape) && **a != Algorithm::Native && (shared || !a.descriptor().uses_hosts))
