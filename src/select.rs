@@ -87,9 +87,10 @@ pub enum Hosts {
     SharedInBlocks,
     /// Several hosts with the same number K > 1 of consecutive ranks each, K
     /// not a power of two (12, 24, 48 cores): the table's `hostblocks` rules
-    /// apply as to [`Hosts::SharedInBlocks`], but the two-level algorithm
-    /// does not compute the canonical order, and the model weighs the other
-    /// algorithms as on [`Hosts::Shared`].
+    /// apply as to [`Hosts::SharedInBlocks`], and where K is even (the
+    /// removal step's pairs lie within a host) the model weighs the other
+    /// algorithms by their in-blocks patterns too ([`estimate_placed`]); the
+    /// two-level algorithm does not compute the canonical order there.
     SharedInEqualBlocks,
 }
 
@@ -488,7 +489,8 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// per host, the model's α, β; one host, the within-host α, β
 /// ([`CostModel::within_host`]); shared hosts, the two-level algorithm by its
 /// own terms ([`crate::algo::hierarchical::two_level_estimate`]); on hosts
-/// in blocks, every other algorithm by its pattern's
+/// in blocks (power-of-two blocks, or equal blocks of an even size), every
+/// other algorithm by its pattern's
 /// ([`crate::algo::registry::InBlocks`]: steps within a host split off for
 /// halving & doubling, recursive doubling and the trees, a host's link
 /// shared by its ranks for the exchange patterns, one level for rings and
@@ -496,16 +498,18 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// hosts, as if each rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
+    let in_blocks = || {
+        let d = a.descriptor();
+        d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
+    };
     match shape.hosts {
         Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.descriptor().uses_hosts => {
             a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table)))
         }
-        Hosts::SharedInBlocks if a.implements(coll) => {
-            let d = a.descriptor();
-            d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
-        }
+        Hosts::SharedInBlocks if a.implements(coll) => in_blocks(),
+        Hosts::SharedInEqualBlocks if a.implements(coll) && shape.layout.most % 2 == 0 => in_blocks(),
         Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks => a.estimate(coll, bytes, p, m),
     }
 }
@@ -815,6 +819,16 @@ mod tests {
         for (coll, bytes, p, k, algorithm) in [(Reduce, 8 << 10, 240, 12, Tree), (Reduce, 512 << 10, 960, 24, BinaryBlocks), (Allreduce, 128 << 10, 480, 12, Rabenseifner)] {
             let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, p, k) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+        }
+        // Beyond the rules (p = 1008), the model weighs equal blocks of an
+        // even size by their in-blocks patterns: not the circulant, whose
+        // skips cross hosts from every rank at once (SMPI, fat tree 42 x 24:
+        // 2.2-10.6x the fastest at 32-512 KiB; halving & doubling 1.00-1.13).
+        for coll in [Allreduce, Reduce] {
+            for bytes in [32 << 10, 128 << 10, 512 << 10] {
+                let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, 1008, 24) }, None, &t);
+                assert_eq!(c.algorithm, Rabenseifner, "{coll:?} {bytes} B p 1008 K 24: {}", c.reason);
+            }
         }
         // The allreduce at 32-128 KiB: halving & doubling.
         for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {
