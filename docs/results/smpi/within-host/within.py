@@ -5,6 +5,7 @@
     python3 within.py change     # hierarchical and default, after / before the change, per machine
     python3 within.py minimax    # per collective and size: each algorithm's worst / geometric-mean time over the fastest
     python3 within.py rule [hw-final|hw-rule]   # the allreduce default with the rule: after / before, over the fastest
+    python3 within.py equal      # hosts of 12 and 24 ranks: the circulant within hosts, and the hostblocks rules
 
 Machine M's other algorithms come from ../shared/{sa,ss,sh}-algos-M.csv and
 sh-long-M.csv (the same build in every algorithm but the two-level one).
@@ -110,6 +111,27 @@ def rule(prefix):
         print(f"{n:>5} B: worst over the fastest {a:.2f} (before {b:.2f})")
 
 
+def equal():
+    """k-before-M (b47524e: the ring within hosts), k-after-M (the circulant
+    within hosts where it pays; every algorithm), k-rules-M (the default
+    with the hostblocks rules)."""
+    for m in machines('k-after'):
+        b, a, r = times([f'k-before-{m}.csv']), times([f'k-after-{m}.csv']), times([f'k-rules-{m}.csv'])
+        for c in COLLS:
+            cells = []
+            for n in sorted({k[2] for k in a if k[1] == c}):
+                algos = {v: s for (v, cc, nn), (s, _) in a.items() if cc == c and nn == n and v != 'default'}
+                best = min(algos.values())
+                h = a[('hierarchical', c, n)][0] / b[('hierarchical', c, n)][0] if ('hierarchical', c, n) in b else math.nan
+                d = a[('default', c, n)]
+                cell = f"{n}: two-level {h:.2f} of before; default {d[0] / best:.2f} ({d[1][:5]})"
+                if ('default', c, n) in r:
+                    rr = r[('default', c, n)]
+                    cell += f" -> {rr[0] / best:.2f} ({rr[1][:5]})"
+                cells.append(cell + f" [fastest {min(algos, key=algos.get)[:5]}]")
+            print(f"{m} {c}\n    " + "\n    ".join(cells))
+
+
 if __name__ == '__main__':
     what = sys.argv[1] if len(sys.argv) > 1 else 'change'
-    {'change': change, 'minimax': minimax, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
+    {'change': change, 'minimax': minimax, 'equal': equal, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
