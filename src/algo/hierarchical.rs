@@ -3,15 +3,20 @@
 //! with every local rank working in the inter-host phase as in SimGrid's
 //! `smp_rsag`):
 //!
-//! 1. within each host, a ring reduce-scatter (Patarasuk & Yuan §3.2) cuts
-//!    the vector into L blocks, L = the fewest ranks on any host: the host's
-//!    rank of local index l < L ends with block l reduced over its host;
+//! 1. within each host, a reduce-scatter cuts the vector into L blocks, L =
+//!    the fewest ranks on any host: the host's rank of local index l < L ends
+//!    with block l reduced over its host. Recursive halving (Rabenseifner
+//!    2004 §3.5) where every host holds the same power-of-two number of
+//!    ranks, else the circulant (Träff 2025) where its ⌈lg K⌉ rounds save
+//!    more than its copies cost, else the ring (Patarasuk & Yuan §3.2)
+//!    ([`WithinHost`]);
 //! 2. lane l (the ranks of local index l, one per host) reduces block l
 //!    across the hosts: L inter-host operations at once, each with the
 //!    algorithm the active table chooses for one rank per host, its block
 //!    and host count (the α-β-γ model's where the table names none);
-//! 3. allreduce: within each host, a ring allgather of the L blocks; reduce:
-//!    the lane ranks on the root's host send their blocks to the root.
+//! 3. allreduce: within each host, the allgather of the L blocks that
+//!    reverses step 1; reduce: the lane ranks on the root's host send their
+//!    blocks to the root (with halving, a gather by distance halving).
 //!
 //! Reduce-scatter runs the same two steps on the vector rearranged so that
 //! the blocks each lane member must end with are contiguous ([`Parts`]);
@@ -145,9 +150,9 @@ impl WithinHost {
     /// For `bytes` among this host's K ranks: halving where it can; else the
     /// circulant where the latencies it saves per phase, (K − 1 − ⌈lg K⌉)·α_i,
     /// outweigh its copy of the vector per phase, charged at γ per byte (a
-    /// copy costs at most a reduction); else the ring. Where the call must follow the
-    /// canonical order, the ring (step 1 then runs a canonical algorithm:
-    /// [`within_host`]).
+    /// copy costs at most a reduction); else the ring. Where the call must
+    /// follow the canonical order, the ring (step 1 then runs a canonical
+    /// algorithm: [`within_host`]).
     fn choose(g: &Groups, bytes: usize, canonical: bool, m: &CostModel) -> WithinHost {
         let k = g.local.len();
         if canonical {
