@@ -272,7 +272,8 @@ fn hierarchical_computes_the_canonical_tree_on_hosts_in_blocks() {
 /// The two-level algorithm needs both: hosts in blocks (on 3 hosts of 2
 /// ranks scattered, or 2 hosts of 3, it computes another tree) and the
 /// canonical order within and across hosts (a job that does not ask for it
-/// runs the ring within the host: another tree on hosts of 4).
+/// lets the table choose the lanes' algorithm: another tree across 3 hosts
+/// of 4).
 #[test]
 fn hierarchical_needs_hosts_in_blocks_and_the_canonical_parts() {
     let d = Algorithm::Hierarchical.descriptor();
@@ -280,12 +281,12 @@ fn hierarchical_needs_hosts_in_blocks_and_the_canonical_parts() {
     for (hosts, canonical, why) in [
         (&[0, 1, 2, 0, 1, 2][..], true, "scattered"),
         (&[0, 0, 0, 1, 1, 1][..], true, "hosts of 3"),
-        (&[0, 0, 0, 0, 1, 1, 1, 1][..], false, "the ring within hosts"),
+        (&[0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2][..], false, "the lanes' algorithm free"),
     ] {
         assert!(!Hosts::of(hosts).keeps_canonical_order() || !canonical, "{why}: the selector would allow it");
         assert!(differs(hosts, canonical), "{why}: computes the canonical tree");
     }
-    assert!(!differs(&[0, 0, 0, 0, 1, 1, 1, 1], true));
+    assert!(!differs(&[0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2], true));
 }
 
 /// The shape check can fail: every algorithm not marked canonical computes
