@@ -151,9 +151,15 @@ fn tree(p: usize, leaf: &dyn Fn(usize) -> String) -> String {
 /// order within each host and then across the hosts computes it (checked
 /// for N ≤ 40, K ≤ 16 by the tests below).
 pub fn hosts_in_blocks(host_of: &[usize]) -> bool {
+    block_size(host_of).is_some_and(usize::is_power_of_two)
+}
+
+/// K where every host holds the same number K of ranks, host h (numbered by
+/// first appearance) ranks hK..hK+K−1; `None` for any other placement.
+pub fn block_size(host_of: &[usize]) -> Option<usize> {
     let hosts = host_of.iter().max().map_or(0, |&h| h + 1);
     let k = if hosts == 0 { 0 } else { host_of.len() / hosts };
-    k.is_power_of_two() && k * hosts == host_of.len() && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
+    (k > 0 && k * hosts == host_of.len() && host_of.iter().enumerate().all(|(r, &h)| h == r / k)).then_some(k)
 }
 
 #[cfg(test)]
@@ -176,6 +182,7 @@ mod tests {
             for k in 1..=16 {
                 let two_level = tree(hosts, &|h| tree(k, &|i| (h * k + i).to_string()));
                 let blocks: Vec<usize> = (0..hosts * k).map(|r| r / k).collect();
+                assert_eq!(block_size(&blocks), Some(k), "{hosts} hosts x {k}");
                 assert_eq!(hosts_in_blocks(&blocks), k.is_power_of_two(), "{hosts} hosts x {k}");
                 if k.is_power_of_two() {
                     assert_eq!(two_level, tree(hosts * k, &|r| r.to_string()), "{hosts} hosts x {k}");
@@ -186,5 +193,6 @@ mod tests {
         }
         assert!(!hosts_in_blocks(&[0, 1, 0, 1]), "not consecutive");
         assert!(!hosts_in_blocks(&[0, 0, 1, 1, 1, 1]), "unequal");
+        assert_eq!((block_size(&[0, 1, 0, 1]), block_size(&[0, 0, 1, 1, 1, 1]), block_size(&[])), (None, None, None));
     }
 }

@@ -106,12 +106,12 @@ impl Hosts {
             Hosts::OnePerHost
         } else if host_count == 1 {
             Hosts::OneHost
-        } else if crate::reproducible::hosts_in_blocks(host_of) {
-            Hosts::SharedInBlocks
-        } else if p % host_count == 0 && host_of.iter().enumerate().all(|(r, &h)| h == r / (p / host_count)) {
-            Hosts::SharedInEqualBlocks
         } else {
-            Hosts::Shared
+            match crate::reproducible::block_size(host_of) {
+                Some(k) if k.is_power_of_two() => Hosts::SharedInBlocks,
+                Some(_) => Hosts::SharedInEqualBlocks,
+                None => Hosts::Shared,
+            }
         }
     }
 
@@ -125,6 +125,14 @@ impl Hosts {
     /// Several hosts, some with several ranks.
     pub fn shared(self) -> bool {
         matches!(self, Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks)
+    }
+
+    /// The model weighs the algorithms (other than the two-level one) by
+    /// their in-blocks patterns ([`estimate_placed`]): power-of-two blocks,
+    /// and equal blocks of an even size `most` (the removal step's pairs lie
+    /// within a host).
+    pub fn in_blocks_terms(self, layout: Layout) -> bool {
+        self == Hosts::SharedInBlocks || (self == Hosts::SharedInEqualBlocks && layout.most % 2 == 0)
     }
 }
 
@@ -498,18 +506,16 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// hosts, as if each rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
-    let in_blocks = || {
-        let d = a.descriptor();
-        d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
-    };
     match shape.hosts {
         Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.descriptor().uses_hosts => {
             a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table)))
         }
-        Hosts::SharedInBlocks if a.implements(coll) => in_blocks(),
-        Hosts::SharedInEqualBlocks if a.implements(coll) && shape.layout.most % 2 == 0 => in_blocks(),
+        Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.implements(coll) && shape.hosts.in_blocks_terms(shape.layout) => {
+            let d = a.descriptor();
+            d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
+        }
         Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks => a.estimate(coll, bytes, p, m),
     }
 }

@@ -345,8 +345,8 @@ fn explain(args: Vec<String>) -> i32 {
         match hosts {
             select::Hosts::OnePerHost => "",
             select::Hosts::OneHost => " (within the host)",
-            select::Hosts::SharedInBlocks => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
-            select::Hosts::Shared | select::Hosts::SharedInEqualBlocks => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
+            _ if hosts.in_blocks_terms(shape.layout) => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
+            _ => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
         }
     );
     let shared = hosts.shared();
