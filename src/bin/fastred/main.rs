@@ -57,6 +57,10 @@ usage:
 ";
 
 fn main() {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`fastred explain … | head`)
+    // panicked; a command-line tool should end quietly instead, as `cat` does.
+    // SAFETY: called first, before any thread exists; SIG_DFL is a valid disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((cmd, rest)) = args.split_first() else { usage() };
     let rest = rest.to_vec();
