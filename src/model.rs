@@ -46,6 +46,17 @@ impl CostModel {
         CostModel { alpha: self.alpha_intra, beta: self.beta_intra, ..*self }
     }
 
+    /// Seconds per byte of a copy within one process's memory (a buffer into
+    /// a rotated order and back): β within a host, since a message between
+    /// two ranks of a host is at least one such copy through shared memory
+    /// (so a fitted `model` line's β_i sizes it too). Conservative: memcpy
+    /// runs at 0.02-0.045 ns/B on this machine (8 KiB-16 MiB), against the
+    /// compiled-in β_i of 0.2. Before, copies were charged γ, a reduction's
+    /// cost (1 ns/B compiled in).
+    pub fn local_copy(&self) -> f64 {
+        self.beta_intra
+    }
+
     /// The model of messages between hosts when `k` ranks of each host send
     /// across at once: they share the host's link.
     pub fn sharing_links(&self, k: usize) -> CostModel {
