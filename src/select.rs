@@ -792,7 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn hosts_in_blocks_at_64_to_1000_take_the_measured_rules() {
+    fn hosts_in_blocks_at_64_to_1008_take_the_measured_rules() {
         let t = Table::default_table();
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
@@ -806,7 +806,7 @@ mod tests {
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
         // Short vectors: recursive doubling, from 257 processes only below
-        // 1 KiB and the two-level algorithm at 1-4 KiB (also with fewer
+        // 1 KiB and the two-level algorithm at 1-8 KiB (also with fewer
         // elements than processes, at 1000); the k-nomial tree, the circulant.
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 512, 64, RecursiveDoubling),
@@ -826,33 +826,45 @@ mod tests {
             let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, p, k) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
         }
-        // Beyond the rules (p = 1008), the model weighs equal blocks of an
-        // even size by their in-blocks patterns: not the circulant, whose
-        // skips cross hosts from every rank at once (SMPI, fat tree 42 x 24:
-        // 2.2-10.6x the fastest at 32-512 KiB; halving & doubling 1.00-1.13).
-        for coll in [Allreduce, Reduce] {
-            for bytes in [32 << 10, 128 << 10, 512 << 10] {
-                let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, 1008, 24) }, None, &t);
-                assert_eq!(c.algorithm, Rabenseifner, "{coll:?} {bytes} B p 1008 K 24: {}", c.reason);
-            }
+        // At 1008 processes (fat tree 42 x 24, the largest measured): the
+        // same rules, and the two-level algorithm for the allreduce up to 8 KiB.
+        for (coll, bytes, algorithm) in [
+            (Allreduce, 2 << 10, Hierarchical),
+            (Allreduce, 8 << 10, Hierarchical),
+            (Allreduce, 32 << 10, Rabenseifner),
+            (Reduce, 8 << 10, Tree),
+            (Reduce, 32 << 10, Tree),
+            (Reduce, 128 << 10, BinaryBlocks),
+            (Reduce, 512 << 10, BinaryBlocks),
+        ] {
+            let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, 1008, 24) }, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p 1008 K 24: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
+        // Beyond the rules, the model weighs equal blocks of an even size by
+        // their in-blocks patterns: not the circulant, whose skips cross
+        // hosts from every rank at once (SMPI, fat tree 42 x 24: 10.6x the
+        // fastest at 512 KiB; halving & doubling 1.13).
+        let c = choose(&Shape { coll: Allreduce, hosts: Hosts::SharedInEqualBlocks, ..blocks(512 << 10, 1008, 24) }, None, &t);
+        assert_eq!(c.algorithm, Rabenseifner, "{}", c.reason);
+        assert!(c.reason.to_string().contains("model"), "{}", c.reason);
         // The allreduce at 32-128 KiB: halving & doubling.
         for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {
             let c = choose(&Shape { coll: Allreduce, ..blocks(bytes, p, k) }, None, &t);
             assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Not: other placements, p below 64 or above 1000, outside the sizes, reduce_scatter.
+        // Not: other placements, p below 64 or above 1008, outside the sizes, reduce_scatter.
         not_by_rule(
             &t,
             &[
                 Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
                 blocks(16 << 10, 48, 8),
-                blocks(16 << 10, 1008, 8),
+                blocks(16 << 10, 1016, 8),
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
                 Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
-                Shape { coll: Allreduce, ..blocks((4 << 10) + 8, 512, 8) },
+                Shape { coll: Allreduce, ..blocks((8 << 10) + 8, 512, 8) },
                 blocks((512 << 10) + 8, 256, 8),
                 Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },

@@ -6,6 +6,7 @@
     python3 within.py minimax    # per collective and size: each algorithm's worst / geometric-mean time over the fastest
     python3 within.py rule [hw-final|hw-rule]   # the allreduce default with the rule: after / before, over the fastest
     python3 within.py equal      # hosts of 12 and 24 ranks: the circulant within hosts, and the hostblocks rules
+    python3 within.py copy       # hosts of 12 and 24: copies charged β_i, not γ; the rules to 1008 processes
 
 Machine M's other algorithms come from ../shared/{sa,ss,sh}-algos-M.csv and
 sh-long-M.csv (the same build in every algorithm but the two-level one).
@@ -132,6 +133,34 @@ def equal():
             print(f"{m} {c}\n    " + "\n    ".join(cells))
 
 
+def copy():
+    """copy-M (the circulant within hosts while its copies, charged β_i,
+    cost less than the ring's extra steps; hierarchical and default) against
+    k-after-M / k-rules-M (copies charged γ); k-rules2 (the hostblocks rules
+    to 1008 processes, --algos default); six-M (allreduce of 6 KiB at 1000)."""
+    for m in machines('copy'):
+        a, b = times([f'copy-{m}.csv']), times([f'k-after-{m}.csv', f'k-rules-{m}.csv'])
+        r2 = times([f'k-rules2-{m}.csv'])
+        for c in COLLS:
+            cells = []
+            for n in sorted({k[2] for k in a if k[1] == c}):
+                others = [s for (v, cc, nn), (s, _) in list(b.items()) + list(a.items()) if cc == c and nn == n and v != 'default']
+                best = min(others + [s for (v, cc, nn), (s, _) in r2.items() if cc == c and nn == n])
+                cell = f"{n}:"
+                for v in ('hierarchical', 'default'):
+                    new, old = a[(v, c, n)], b.get((v, c, n), (math.nan, '?'))
+                    cell += f" {v[:5]} {new[0] / old[0]:.2f} of before, {old[0] / best:.2f} -> {new[0] / best:.2f} ({new[1][:5]});"
+                if ('default', c, n) in r2:
+                    d = r2[('default', c, n)]
+                    cell += f" with the rules to 1008 {d[0] / best:.2f} ({d[1][:5]})"
+                cells.append(cell)
+            print(f"{m} {c}\n    " + "\n    ".join(cells))
+    for m in machines('six'):
+        t = times([f'six-{m}.csv'])
+        best = min(s for s, _ in t.values())
+        print(f"{m} allreduce 6 KiB: " + ", ".join(f"{v} {s / best:.2f}" for (v, _, _), (s, _) in sorted(t.items())))
+
+
 if __name__ == '__main__':
     what = sys.argv[1] if len(sys.argv) > 1 else 'change'
-    {'change': change, 'minimax': minimax, 'equal': equal, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
+    {'change': change, 'minimax': minimax, 'equal': equal, 'copy': copy, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
