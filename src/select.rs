@@ -792,7 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn hosts_in_blocks_at_64_to_1008_take_the_measured_rules() {
+    fn hosts_in_blocks_at_64_to_2000_take_the_measured_rules() {
         let t = Table::default_table();
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
@@ -854,13 +854,19 @@ mod tests {
             assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Not: other placements, p below 64 or above 1008, outside the sizes, reduce_scatter.
+        // At 2000 processes (fat tree 125 x 16): the same rules.
+        for (coll, bytes, algorithm) in [(Allreduce, 2 << 10, Hierarchical), (Reduce, 32 << 10, Tree), (Reduce, 512 << 10, BinaryBlocks)] {
+            let c = choose(&Shape { coll, ..blocks(bytes, 2000, 16) }, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p 2000 K 16: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
+        // Not: other placements, p below 64 or above 2000, outside the sizes, reduce_scatter.
         not_by_rule(
             &t,
             &[
                 Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
                 blocks(16 << 10, 48, 8),
-                blocks(16 << 10, 1016, 8),
+                blocks(16 << 10, 2008, 8),
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
                 Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
