@@ -236,6 +236,29 @@ fn hierarchical_on_every_kind_of_placement() {
     }
 }
 
+/// The two-level reduce off the halving path on hosts of 17-23 ranks (round
+/// robin over 2 hosts at p = 34-40; 17 consecutive ranks, then the rest),
+/// more lanes than the placement sweep above reaches: the root takes up to 19
+/// lanes' blocks. The ring within hosts (a model without latency there),
+/// every count and root.
+#[test]
+fn hierarchical_reduce_on_hosts_of_17_to_23_ranks() {
+    let d = Algorithm::Hierarchical.descriptor();
+    let none = Blocks::even(0, 1);
+    let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
+    let placements: [(&str, fn(usize) -> Vec<usize>); 2] = [
+        ("round robin over 2 hosts", |p| (0..p).map(|r| r % 2).collect()),
+        ("17 ranks, then the rest", |p| (0..p).map(|r| usize::from(r >= 17)).collect()),
+    ];
+    for (what, hosts_of) in placements {
+        check_reduce_with(&format!("hierarchical reduce, {what}"), vec![34, 35, 36, 40], &|t, op, b, root| {
+            let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+            let job = Job { coll: Collective::Reduce, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+            (d.run.unwrap())(t, op, b, &job)
+        });
+    }
+}
+
 /// Algorithms that read a separate send buffer in place (`run_from`): the
 /// same bits as `run` on a copy of the input, for floats whose sums depend on
 /// the order; the input untouched; every byte of the result written; and no
