@@ -285,6 +285,11 @@ check "hierarchical-3-hosts-np7" 600 "collectives: OK AND reduce of [0-9]+ B on 
 # two, so the phases within a host halve and double instead of the ring.
 check "hierarchical-2-hosts-np8" 600 "collectives: OK AND reduce of [0-9]+ B on 8 processes: hierarchical \(forced AND allreduce of [0-9]+ B on 8 processes: hierarchical \(forced" 8 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
+# Blocks of 6 consecutive ranks on 2 hosts at np 12 (equal, not a power of
+# two): within a host the circulant for short vectors (below 10 KB with the
+# compiled-in model), the ring for long ones.
+check "hierarchical-blocks-of-6-np12" 600 "collectives: OK AND allreduce of 44 B on 12 processes: hierarchical \(forced AND \] reduce of 80044 B on 12 processes: hierarchical \(forced AND reduce_scatter_block of [0-9]+ B on 12 processes: hierarchical \(forced" 12 \
+    env FAKE_BLOCK=6 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
 # Beyond the measured process counts the two-level cost model decides: on 4
 # hosts of 4-5 ranks (round robin) it picks the two-level algorithm.
 check "model-picks-hierarchical-4-hosts-np18" 600 "collectives: OK AND allreduce of [0-9]+ B on 18 processes: hierarchical \(default table line [0-9]+: \* \* 17- - model AND reduce_scatter of [0-9]+ B on 18 processes: hierarchical \(default table" 18 \
