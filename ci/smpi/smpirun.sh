@@ -8,6 +8,8 @@
 #                     torus, dragonfly (ci/smpi/platform.py)
 #   --per-node K      K consecutive ranks per host (default 1), with K cores: they
 #                     talk through the host's loopback (50 GB/s), like shared memory
+#   --ranks cyclic    with --per-node K: rank r on host r mod N instead (N hosts;
+#                     mpirun --map-by node, srun --distribution=cyclic)
 #   --builtin C:NAME  SMPI's own algorithm behind PMPI_<C> (--cfg=smpi/C:NAME),
 #                     e.g. allreduce:rab_rdb; "native" in fastred_bench is that
 #   --placement P     consecutive (default: rank r on the r-th host, leaf switches
@@ -40,6 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kind=flat
 per_node=1
 placement=consecutive
+ranks=blocks
 topology=
 bcast=binomial_tree
 np=
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
             shift 2 ;;
         --bcast) bcast=$2; shift 2 ;;
         --placement) placement=$2; shift 2 ;;
+        --ranks) ranks=$2; shift 2 ;;
         --topology) topology=1; shift ;;
         -np|-n) np=$2; shift 2 ;;
         --cfg=*|-map|-analyze|-keep-temps) args+=("$1"); shift ;;
@@ -60,7 +64,7 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
+[ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
 work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 nodes=$(( (np + per_node - 1) / per_node ))
@@ -77,8 +81,14 @@ case $placement in
             "$work/hosts" > "$work/hosts.rr" && mv "$work/hosts.rr" "$work/hosts" ;;
     *) echo "smpirun.sh: unknown placement '$placement'" >&2; exit 2 ;;
 esac
-# K ranks per host: each host named K times in a row.
-awk -v k="$per_node" '{ for (i = 0; i < k; i++) print }' "$work/hosts" | head -n "$np" > "$work/hostfile"
+# K ranks per host: each of the first ⌈np/K⌉ hosts named K times in a row, or
+# (cyclic) those hosts in turn, K times over (the platform may have more).
+# (No `| head`: under pipefail its early exit would fail the writer.)
+case $ranks in
+    blocks) awk -v k="$per_node" -v np="$np" '{ h[NR - 1] = $0 } END { for (r = 0; r < np; r++) print h[int(r / k)] }' "$work/hosts" > "$work/hostfile" ;;
+    cyclic) awk -v np="$np" -v n="$nodes" '{ h[NR - 1] = $0 } END { for (r = 0; r < np; r++) print h[r % n] }' "$work/hosts" > "$work/hostfile" ;;
+    *) echo "smpirun.sh: unknown rank distribution '$ranks'" >&2; exit 2 ;;
+esac
 # Broadcasts run SMPI's binomial tree (--bcast NAME: another), what its `mpich`
 # selector runs for short ones, without that selector's first step: `bcast__mpich` calls
 # `Comm::init_smp()` on every communicator it meets, two ring allgathers over

@@ -3,12 +3,13 @@
 # simulation: one CSV in fastred_bench's format, SMPI's algorithms as variants
 # "native:NAME" (as `fastred tune --export` labels a library's own algorithms).
 #
-# usage: ci/smpi/sweep.sh --out FILE.csv [--platform KIND] [--per-node K]
+# usage: ci/smpi/sweep.sh --out FILE.csv [--platform KIND] [--per-node K] [--ranks cyclic]
 #          [--np "64 100 256"] [--colls allreduce,reduce,reduce_scatter_block]
 #          [--sizes 8:64M] [--factor 8] [--algos default,ring,...|all]
 #          [--builtins "allreduce:lr,rab_rdb reduce:binomial"|none] [--limit SECONDS]
 #          [--suffix /free] [--shared-buffers]
 #
+# --ranks cyclic: with --per-node K, rank r on host r mod N (smpirun.sh).
 # --algos goes to fastred_bench (fastred's variants; "all" = every algorithm);
 # --builtins lists SMPI algorithms per collective (default: every one SMPI 3.32
 # has for allreduce, reduce and reduce_scatter); each is one run with
@@ -31,7 +32,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out= kind=flat per_node=1 nps="64" colls=allreduce,reduce,reduce_scatter_block
+out= kind=flat per_node=1 ranks=blocks nps="64" colls=allreduce,reduce,reduce_scatter_block
 sizes=8:64M factor=8 algos=all limit=1800 suffix= shared=()
 declare -A builtins=(
     [allreduce]="default,lr,rab1,rab2,rab_rdb,rdb,smp_binomial,smp_binomial_pipeline,smp_rdb,smp_rsag,smp_rsag_lr,smp_rsag_rab,redbcast,ompi,ompi_ring_segmented,mpich,mvapich2,mvapich2_rs,mvapich2_two_level,impi,rab"
@@ -41,15 +42,15 @@ declare -A builtins=(
 while [ $# -gt 0 ]; do
     [ "$1" = --shared-buffers ] && { shared=(--shared-buffers); shift; continue; }
     case "$1" in
-        --out) out=$2 ;; --platform) kind=$2 ;; --per-node) per_node=$2 ;; --np) nps=$2 ;;
+        --out) out=$2 ;; --platform) kind=$2 ;; --per-node) per_node=$2 ;; --ranks) ranks=$2 ;; --np) nps=$2 ;;
         --colls) colls=$2 ;; --sizes) sizes=$2 ;; --factor) factor=$2 ;; --algos) algos=$2 ;;
         --limit) limit=$2 ;; --suffix) suffix=$2 ;;
         --builtins) builtins=(); [ "$2" = none ] || for spec in $2; do builtins[${spec%%:*}]=${spec#*:}; done ;;
-        *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+        *) sed -n '2,21p' "$0" >&2; exit 2 ;;
     esac
     shift 2
 done
-[ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ -n "$out" ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 launcher_cfg=
 if [ ${#shared[@]} -gt 0 ]; then
     export FASTRED_SMPI_SHARED_BUFFERS=1
@@ -112,7 +113,7 @@ run() {
     echo "  $label: $((SECONDS - start)) s"
 }
 
-launcher() { echo "bash $here/smpirun.sh --platform $kind --per-node $per_node $launcher_cfg $*"; }
+launcher() { echo "bash $here/smpirun.sh --platform $kind --per-node $per_node --ranks $ranks $launcher_cfg $*"; }
 for np in $nps; do
     echo "== $kind, $per_node rank(s) per node, $np ranks"
     run "" "$tmp/fastred.csv" --launcher "$(launcher)" -np "$np" -- --colls "$colls" --algos "$algos" \
