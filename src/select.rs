@@ -230,6 +230,10 @@ enum Condition {
     /// Several hosts holding the same number of consecutive ranks each
     /// ([`Hosts::SharedInBlocks`], [`Hosts::SharedInEqualBlocks`]).
     HostBlocks,
+    /// Several hosts, at least one with several ranks, not in equal
+    /// consecutive blocks ([`Hosts::Shared`]: ranks dealt round robin,
+    /// hosts of different sizes).
+    HostsScattered,
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -239,7 +243,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 18] = [
+    const NAMES: [(&'static str, Condition); 19] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -254,6 +258,7 @@ impl Condition {
         ("onehost", Condition::OneHost),
         ("sharedhosts", Condition::SharedHosts),
         ("hostblocks", Condition::HostBlocks),
+        ("scattered", Condition::HostsScattered),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -276,6 +281,7 @@ impl Condition {
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts.shared(),
             Condition::HostBlocks => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks),
+            Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -878,6 +884,41 @@ mod tests {
                 Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
             ],
             "hostblocks",
+        );
+    }
+
+    #[test]
+    fn ranks_dealt_round_robin_take_the_scattered_rules() {
+        let t = Table::default_table();
+        let cyclic = |coll, bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::Shared, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(coll, bytes, p) };
+        assert_eq!(Hosts::of(&[0, 1, 0, 1, 0, 1]), Hosts::Shared, "round robin is scattered");
+        for (coll, bytes, p, algorithm) in [
+            (Allreduce, 2 << 10, 240, Hierarchical),
+            (Allreduce, 4 << 10, 1000, Hierarchical), // ahead of the `few` rule
+            (Reduce, 8 << 10, 64, Hierarchical),
+            (Reduce, 32 << 10, 1000, Hierarchical),
+            (Reduce, 128 << 10, 64, Circulant),
+            (Reduce, 512 << 10, 480, Circulant),
+        ] {
+            let c = choose(&cyclic(coll, bytes, p, 8), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("scattered"), "{}", c.reason);
+        }
+        // Not: hosts in blocks, one rank per host, p = 64 for the allreduce,
+        // sizes between the reduce's two rules, the reduce-scatter.
+        let blocks = |coll, bytes: usize, p: usize| Shape { hosts: Hosts::SharedInBlocks, ..cyclic(coll, bytes, p, 8) };
+        not_by_rule(
+            &t,
+            &[
+                blocks(Reduce, 8 << 10, 240),
+                blocks(Allreduce, 2 << 10, 240),
+                shape(Reduce, 512 << 10, 240),
+                cyclic(Allreduce, 2 << 10, 64, 8),
+                cyclic(Reduce, 64 << 10, 240, 8),
+                cyclic(ReduceScatterBlock, 32 << 10, 240, 8),
+                cyclic(Reduce, 512 << 10, 1008, 8),
+            ],
+            "scattered",
         );
     }
 
