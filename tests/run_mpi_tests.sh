@@ -432,6 +432,8 @@ run_case "cli-explain-topology" 60 0 "decision: ring .*topology +ring" "$cli" ex
 # A reader that has gone (`fastred explain … | head`): the tool ends by SIGPIPE (status 141), as `cat` does, not by a panic.
 run_case "cli-closed-pipe" 60 0 "^status 141 stderr=\[\]$" \
     bash -c '{ sleep 0.3; "$0" explain --coll allreduce --procs 1000 --bytes 8 2>"$1"; } | true; echo "status ${PIPESTATUS[0]} stderr=[$(cat "$1")]"' "$cli" "$out/closed-pipe.err"
+run_case "cli-explain-cyclic" 60 0 "ranks per host: 16, dealt round robin: shared hosts AND decision: circulant +\(default table line [0-9]+: reduce +128K-512K +64-1000 +scattered +circulant" \
+    "$cli" explain --coll reduce --procs 240 --bytes 512K --ranks-per-host 16 --cyclic
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2

@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--reproducible] [--model A,B,G[,AI,BI]]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--reproducible] [--model A,B,G[,AI,BI]]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -37,7 +37,7 @@ usage:
   fastred algorithms
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
-                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K] [--elem BYTES] [--reproducible]
+                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--elem BYTES] [--reproducible]
                   [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default: the active table's `model` line, else 50e-6,8e-9,1e-9,1e-6,2e-10)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
@@ -279,6 +279,7 @@ fn explain(args: Vec<String>) -> i32 {
     let (mut coll, mut procs, mut bytes, mut elem) = (None, None, None, 8usize);
     let (mut builtin, mut commutative, mut topology) = (true, true, false);
     let mut ranks_per_host = 1usize;
+    let mut cyclic = false;
     let mut floating = true;
     let mut m: Option<CostModel> = None;
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
@@ -296,6 +297,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--topology" => topology = true,
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
+            "--cyclic" => cyclic = true,
             "--model" => m = Some(CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage())),
             _ => usage(),
         }
@@ -304,8 +306,12 @@ fn explain(args: Vec<String>) -> i32 {
         eprintln!("fastred explain: --coll, --procs and --bytes are required");
         return 2;
     };
-    let host_of: Vec<usize> = (0..procs).map(|r| r / ranks_per_host.max(1)).collect();
+    // K consecutive ranks per host, or (--cyclic) rank r on host r mod N.
+    let nodes = procs.div_ceil(ranks_per_host.max(1)).max(1);
+    let host_of: Vec<usize> = (0..procs).map(|r| if cyclic { r % nodes } else { r / ranks_per_host.max(1) }).collect();
     let hosts = select::Hosts::of(&host_of);
+    // As the library sees it: the ring by hosts then differs from rank order.
+    let topology = topology || (cyclic && ranks_per_host > 1 && nodes > 1);
     let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible, shared_memory: true };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
@@ -315,7 +321,8 @@ fn explain(args: Vec<String>) -> i32 {
     println!("{} of {bytes} B ({} elements of {elem} B) on {procs} processes{}{}:", coll.name(), shape.elems,
         if commutative { "" } else { ", non-commutative op" }, if topology { ", topology calls for the ring" } else { "" });
     if ranks_per_host > 1 {
-        println!("  ranks per host: {ranks_per_host}, in rank order: {hosts}");
+        let order = if cyclic { "dealt round robin" } else { "in rank order" };
+        println!("  ranks per host: {ranks_per_host}, {order}: {hosts}");
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
     for (mode, fixed) in [("default mode", false), ("FASTRED_REPRODUCIBLE=1", true)] {
