@@ -895,6 +895,7 @@ mod tests {
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 2 << 10, 240, Hierarchical),
             (Allreduce, 4 << 10, 1000, Hierarchical), // ahead of the `few` rule
+            (Allreduce, 2 << 10, 128, RecursiveDoubling),
             (Reduce, 8 << 10, 64, Hierarchical),
             (Reduce, 32 << 10, 1000, Hierarchical),
             (Reduce, 128 << 10, 64, Circulant),
@@ -904,8 +905,8 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
             assert!(c.reason.to_string().contains("scattered"), "{}", c.reason);
         }
-        // Not: hosts in blocks, one rank per host, p = 64 for the allreduce,
-        // sizes between the reduce's two rules, the reduce-scatter.
+        // Not: hosts in blocks, one rank per host, the allreduce at 129-239
+        // processes, sizes between the reduce's two rules, the reduce-scatter.
         let blocks = |coll, bytes: usize, p: usize| Shape { hosts: Hosts::SharedInBlocks, ..cyclic(coll, bytes, p, 8) };
         not_by_rule(
             &t,
@@ -913,7 +914,8 @@ mod tests {
                 blocks(Reduce, 8 << 10, 240),
                 blocks(Allreduce, 2 << 10, 240),
                 shape(Reduce, 512 << 10, 240),
-                cyclic(Allreduce, 2 << 10, 64, 8),
+                cyclic(Allreduce, 2 << 10, 200, 8),
+                cyclic(Allreduce, (2 << 10) + 8, 64, 8),
                 cyclic(Reduce, 64 << 10, 240, 8),
                 cyclic(ReduceScatterBlock, 32 << 10, 240, 8),
                 cyclic(Reduce, 512 << 10, 1008, 8),

@@ -2,7 +2,8 @@
 """Ranks dealt round robin over hosts (docs/smpi.md, "Ranks dealt round robin
 over hosts"): per machine, collective and size, each algorithm's time over the
 fastest (cyc-M.csv), and the default before (cyc-M.csv) and with the
-`scattered` rules (cycrules-M.csv).
+`scattered` rules (cycrules-M.csv; cycrd-M.csv: the allreduce of 2 KiB at
+64-128 processes with the last rule).
 
     python3 cyclic.py          # the default before -> after, over the fastest
     python3 cyclic.py all      # and every algorithm's ratio
@@ -26,7 +27,7 @@ for path in sorted(glob.glob('cyc-*.csv')):
             default[key] = (float(r['median_s']), r['algorithm'])
         else:
             times.setdefault(key, {})[r['algorithm']] = float(r['median_s'])
-    after = {(r['collective'], int(r['bytes'])): (float(r['median_s']), r['algorithm']) for r in rows(f'cycrules-{m}.csv')}
+    after = {(r['collective'], int(r['bytes'])): (float(r['median_s']), r['algorithm']) for r in rows(f'cycrules-{m}.csv') + rows(f'cycrd-{m}.csv')}
     print(m)
     for key in sorted(times):
         best = min(times[key].values())
