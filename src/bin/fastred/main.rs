@@ -307,11 +307,12 @@ fn explain(args: Vec<String>) -> i32 {
         return 2;
     };
     // K consecutive ranks per host, or (--cyclic) rank r on host r mod N.
-    let nodes = procs.div_ceil(ranks_per_host.max(1)).max(1);
-    let host_of: Vec<usize> = (0..procs).map(|r| if cyclic { r % nodes } else { r / ranks_per_host.max(1) }).collect();
+    let k = ranks_per_host.max(1);
+    let nodes = procs.div_ceil(k).max(1);
+    let host_of: Vec<usize> = (0..procs).map(|r| if cyclic { r % nodes } else { r / k }).collect();
     let hosts = select::Hosts::of(&host_of);
-    // As the library sees it: the ring by hosts then differs from rank order.
-    let topology = topology || (cyclic && ranks_per_host > 1 && nodes > 1);
+    // As the library sees it (comm.rs, `ring_matters`): the ring by hosts differs from rank order.
+    let topology = topology || fastred::topology::automatic_ring(&host_of).iter().enumerate().any(|(i, &r)| i != r);
     let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible, shared_memory: true };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
