@@ -438,6 +438,18 @@ run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
 [ -s "$out/plots/busbw-allreduce-p3.svg" ] && [ -s "$out/plots/fastest-reduce.svg" ] && note_result cli-bench-plots 1 || note_result cli-bench-plots 0
+# The benchmark's placement column (what `fastred tune` writes into its rules): pretended hosts in
+# blocks of two consecutive ranks, dealt round robin over two hosts, one rank per host.
+while read -r fake want; do
+    check "bench-placement-$want-np4" 120 "^" 4 env $fake "$FAKE" $P "$libdir/fastred_bench.$flavour" \
+        --colls allreduce --sizes 1K:1K --reps 1 --algos default --csv "$out/placement-$want.csv"
+    [ "$(tail -n +2 "$out/placement-$want.csv" | cut -d, -f13 | sort -u)" = "$want" ] \
+        && note_result "bench-placement-$want-csv" 1 || note_result "bench-placement-$want-csv" 0
+done <<'EOF'
+FAKE_BLOCK=2 hostblocks
+FAKE_NODES=2 scattered
+FAKE_NODES=4 oneperhost
+EOF
 run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
     "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
     --algos tree,recursive_doubling,rabenseifner,circulant,ring

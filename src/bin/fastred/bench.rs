@@ -342,7 +342,7 @@ mod tests {
     #[test]
     fn tuned_rules_apply_to_the_placement_they_were_measured_on() {
         let mut r = vec![];
-        for (placement, fast) in [("onehost", "tree"), ("sharedhosts", "hierarchical")] {
+        for (placement, fast) in [("onehost", "tree"), ("hostblocks", "hierarchical"), ("scattered", "rabenseifner")] {
             for v in ["native", fast, "ring"] {
                 let mut rec = Record::timed("allreduce", 8, 1 << 20, v, if v == fast { 1.0 } else { 2.0 });
                 rec.placement = placement.into();
@@ -351,9 +351,10 @@ mod tests {
         }
         let t = tuning_table(&r, "test");
         let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
-        assert_eq!(rules.len(), 2, "{t}");
-        assert!(rules[0].contains(" onehost ") && rules[0].ends_with("tree"), "{}", rules[0]);
-        assert!(rules[1].contains(" sharedhosts ") && rules[1].ends_with("hierarchical"), "{}", rules[1]);
+        assert_eq!(rules.len(), 3, "{t}");
+        for (placement, fast) in [("onehost", "tree"), ("hostblocks", "hierarchical"), ("scattered", "rabenseifner")] {
+            assert!(rules.iter().any(|l| l.contains(&format!(" {placement} ")) && l.ends_with(fast)), "{t}");
+        }
         let table = fastred::select::Table::parse(&t, "tuned").unwrap();
         let shape = |hosts| fastred::select::Shape {
             coll: fastred::select::Collective::Allreduce,
@@ -371,7 +372,8 @@ mod tests {
         };
         use fastred::select::{choose, Hosts};
         assert_eq!(choose(&shape(Hosts::OneHost), None, &table).algorithm.name(), "tree");
-        assert_eq!(choose(&shape(Hosts::Shared), None, &table).algorithm.name(), "hierarchical");
+        assert_eq!(choose(&shape(Hosts::SharedInBlocks), None, &table).algorithm.name(), "hierarchical");
+        assert_eq!(choose(&shape(Hosts::Shared), None, &table).algorithm.name(), "rabenseifner");
         // Not measured one rank per host: the default table decides there.
         let default = fastred::select::Table::parse(fastred::select::DEFAULT_TABLE, "default").unwrap();
         assert_eq!(
