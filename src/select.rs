@@ -951,13 +951,48 @@ mod tests {
             &[
                 shape(Reduce, 256 << 10, 16),
                 shape(Reduce, 1 << 20, 32),
-                shape(Allreduce, 256 << 10, 24),
-                shape(ReduceScatterBlock, 256 << 10, 24),
+                shape(Allreduce, 256 << 10, 25),
+                shape(ReduceScatterBlock, 256 << 10, 25),
                 Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 256 << 10, 24) },
             ],
             "17-31",
         );
-        assert_eq!(choose(&shape(Allreduce, 1 << 20, 24), None, &t).algorithm, Circulant);
+        assert_eq!(choose(&shape(Allreduce, 1 << 20, 25), None, &t).algorithm, Circulant);
+    }
+
+    #[test]
+    fn allreduce_at_20_to_26_processes_and_reduce_scatter_at_24_binary_blocks() {
+        let t = Table::default_table();
+        for (coll, bytes, p) in [
+            (Allreduce, 64 << 10, 24),
+            (Allreduce, 4 << 20, 24),
+            (Allreduce, 1 << 20, 22),
+            (Allreduce, 64 << 10, 26),
+            (Allreduce, 64 << 10, 20),
+            (Allreduce, 512 << 10, 20),
+            (ReduceScatterBlock, 64 << 10, 24),
+            (ReduceScatterBlock, 4 << 20, 24),
+        ] {
+            let c = choose(&shape(coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains(&format!(" {p} ")), "{}", c.reason);
+        }
+        // Not: p = 20 from 1 MiB (the circulant), other p, below 64 KiB, the
+        // reduce-scatter at 20-22, hosts in blocks, beyond the measured 4 MiB.
+        for s in [
+            shape(Allreduce, (512 << 10) + 8, 20),
+            shape(Allreduce, 256 << 10, 21),
+            shape(Allreduce, 256 << 10, 23),
+            shape(Allreduce, 256 << 10, 28),
+            shape(ReduceScatterBlock, 256 << 10, 20),
+            shape(ReduceScatterBlock, 256 << 10, 22),
+            Shape { hosts: Hosts::SharedInBlocks, ..shape(Allreduce, 256 << 10, 24) },
+            shape(Allreduce, (4 << 20) + 8, 24),
+        ] {
+            let c = choose(&s, None, &t);
+            assert_ne!(c.algorithm, BinaryBlocks, "{s:?}: {}", c.reason);
+        }
+        assert!(choose(&shape(Allreduce, 32 << 10, 24), None, &t).reason.to_string().contains("recursive_doubling"));
     }
 
     /// The measured rules for the streamed pipeline (default.table).

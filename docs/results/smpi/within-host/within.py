@@ -7,6 +7,7 @@
     python3 within.py rule [hw-final|hw-rule]   # the allreduce default with the rule: after / before, over the fastest
     python3 within.py equal      # hosts of 12 and 24 ranks: the circulant within hosts, and the hostblocks rules
     python3 within.py copy       # hosts of 12 and 24: copies charged β_i, not γ; the rules to 1008 processes
+    python3 within.py lanes20    # hosts of 12: the two-level algorithm's lanes forced to one algorithm; binary blocks at p = 20
 
 Machine M's other algorithms come from ../shared/{sa,ss,sh}-algos-M.csv and
 sh-long-M.csv (the same build in every algorithm but the two-level one).
@@ -161,6 +162,32 @@ def copy():
         print(f"{m} allreduce 6 KiB: " + ", ".join(f"{v} {s / best:.2f}" for (v, _, _), (s, _) in sorted(t.items())))
 
 
+def lanes20():
+    """lanes20-X-M: the two-level algorithm with its lanes' algorithm X forced
+    (base: the default table); bb12-after-M: the default and the two-level
+    algorithm with the p = 20 binary-blocks rule; lanes20-2m-*: 2 MiB, lanes
+    forced to binary blocks, and the plain algorithms on the dragonfly. The
+    plain algorithms' times come from k-after-M."""
+    for m in machines('lanes20-base'):
+        t = collections.defaultdict(dict)
+        for (v, c, n), (s, _) in times([f'k-after-{m}.csv']).items():
+            if v in ('rabenseifner', 'binary_blocks'):
+                t[(c, n)][v] = s
+        for x in ('base', 'rabenseifner', 'binary_blocks', 'ring'):
+            for (v, c, n), (s, _) in times([f'lanes20-{x}-{m}.csv']).items():
+                t[(c, n)][f'lanes {x}'] = s
+        for (v, c, n), (s, alg) in times([f'bb12-after-{m}.csv', f'lanes20-2m-plain-{m}.csv']).items():
+            t[(c, n)][v if v != 'default' else f'default ({alg[:5]})'] = s
+        for (v, c, n), (s, _) in times([f'lanes20-2m-binary_blocks-{m}.csv']).items():
+            t[(c, n)]['lanes binary_blocks'] = s
+        for (c, n), d in sorted(t.items()):
+            if not any(k.startswith('lanes') for k in d):
+                continue
+            plain = [d[a] for a in ('rabenseifner', 'binary_blocks') if a in d]
+            ref = f", plain best {min(plain) * 1e6:.0f} µs" if plain else ""
+            print(f"{m:20} {c[:9]:9} {n:>8}: " + ", ".join(f"{a} {s * 1e6:.0f}" for a, s in sorted(d.items(), key=lambda x: x[1]) if a not in ('rabenseifner', 'binary_blocks')) + ref)
+
+
 if __name__ == '__main__':
     what = sys.argv[1] if len(sys.argv) > 1 else 'change'
-    {'change': change, 'minimax': minimax, 'equal': equal, 'copy': copy, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
+    {'change': change, 'minimax': minimax, 'equal': equal, 'copy': copy, 'lanes20': lanes20, 'rule': lambda: rule(sys.argv[2] if len(sys.argv) > 2 else 'hw-final')}[what]()
