@@ -9,7 +9,7 @@
  * scatter (p-1)/p, reduce 1 × algbw), and with --link-rate the % of the
  * bandwidth bound (busbw / link rate). Vectors of doubles, MPI_SUM. The
  * CSV's last column is the run's placement class (onehost, oneperhost,
- * hostblocks, scattered), which `fastred tune` writes into the rules it measures.
+ * hostblocks, shortlast, scattered), which `fastred tune` writes into the rules it measures.
  *
  * Variant "reproducible" is fastred's default choice with FASTRED_REPRODUCIBLE
  * on (fastred_reproducible(1)) for that variant only, so its cost is measured
@@ -110,33 +110,36 @@ static double parse_rate(const char *s) {
  * `Hosts`), from every rank's host: FASTRED_HOST where set (fastred's own
  * notion, which tests use to pretend hosts), else the processor name.
  * "onehost", "oneperhost", "hostblocks" (several hosts, each holding the
- * same number of consecutive ranks) or "scattered" (ranks dealt round robin,
- * hosts of different sizes); written into the CSV so that `fastred tune`
- * gives each measured rule the placement it was measured on. */
+ * same number of consecutive ranks), "shortlast" (the same but the last
+ * host, which holds fewer) or "scattered" (ranks dealt round robin, hosts of
+ * different sizes); written into the CSV so that `fastred tune` gives each
+ * measured rule the placement it was measured on. */
 static const char *placement(void) {
     char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
     const char *env = getenv("FASTRED_HOST");
     if (env && *env) snprintf(name, sizeof name, "%s", env);
     else { int len = 0; MPI_Get_processor_name(name, &len); }
     char *all = malloc((size_t)procs * sizeof name);
+    int *host = malloc((size_t)procs * sizeof(int));
     MPI_Allgather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name, MPI_CHAR, MPI_COMM_WORLD);
-    /* Hosts in blocks: ranks 0..k-1 share a host, and every rank r holds the
-     * host of rank r - k when r is not at a block's start, a new one when it is. */
-    int hosts = 0, max_per_host = 0, block = 0, in_blocks = 1;
+    /* host[r]: rank r's host, numbered in order of first appearance. */
+    int hosts = 0;
     for (int r = 0; r < procs; r++) {
-        int first = 1, same = 0;
-        for (int q = 0; q < procs; q++)
-            if (!strcmp(all + (size_t)q * sizeof name, all + (size_t)r * sizeof name)) { same++; if (q < r) first = 0; }
-        hosts += first;
-        if (same > max_per_host) max_per_host = same;
-        if (r == 0) block = same;
-        int same_as_previous = r > 0 && !strcmp(all + (size_t)(r - 1) * sizeof name, all + (size_t)r * sizeof name);
-        if (same != block || (r % block == 0) != !same_as_previous) in_blocks = 0;
+        host[r] = -1;
+        for (int q = 0; q < r && host[r] < 0; q++)
+            if (!strcmp(all + (size_t)q * sizeof name, all + (size_t)r * sizeof name)) host[r] = host[q];
+        if (host[r] < 0) host[r] = hosts++;
     }
+    /* In blocks: rank r on host r / k, k the first host's ranks. */
+    int k = 0, in_blocks = 1;
+    while (k < procs && host[k] == 0) k++;
+    for (int r = 0; r < procs; r++) if (host[r] != r / k) in_blocks = 0;
     free(all);
+    free(host);
     if (hosts == 1 && procs > 1) return "onehost";
-    if (max_per_host == 1) return "oneperhost";
-    return in_blocks ? "hostblocks" : "scattered";
+    if (hosts == procs) return "oneperhost";
+    if (in_blocks) return procs % k == 0 ? "hostblocks" : "shortlast";
+    return "scattered";
 }
 
 static int cmp_double(const void *a, const void *b) {

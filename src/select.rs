@@ -92,10 +92,16 @@ pub enum Hosts {
     /// algorithms by their in-blocks patterns too ([`estimate_placed`]); the
     /// two-level algorithm does not compute the canonical order there.
     SharedInEqualBlocks,
+    /// Several hosts with K > 1 consecutive ranks each but the last, which
+    /// holds fewer (p not a multiple of K: 250 ranks on hosts of 16 cores).
+    /// The `hostblocks` rules apply, and where K is even the model weighs
+    /// the other algorithms by their in-blocks patterns on ⌈p/K⌉ hosts of K
+    /// (docs/smpi.md "Hosts in blocks with a short last host").
+    SharedInBlocksShortLast,
 }
 
 impl Hosts {
-    const ALL: [Hosts; 5] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared, Hosts::SharedInBlocks, Hosts::SharedInEqualBlocks];
+    const ALL: [Hosts; 6] = [Hosts::OnePerHost, Hosts::OneHost, Hosts::Shared, Hosts::SharedInBlocks, Hosts::SharedInEqualBlocks, Hosts::SharedInBlocksShortLast];
 
     /// The class of a placement: `host_of[r]` is rank r's host, numbered in
     /// order of first appearance.
@@ -110,6 +116,7 @@ impl Hosts {
             match crate::reproducible::block_size(host_of) {
                 Some(k) if k.is_power_of_two() => Hosts::SharedInBlocks,
                 Some(_) => Hosts::SharedInEqualBlocks,
+                None if blocks_with_a_short_last_host(host_of) => Hosts::SharedInBlocksShortLast,
                 None => Hosts::Shared,
             }
         }
@@ -124,16 +131,29 @@ impl Hosts {
 
     /// Several hosts, some with several ranks.
     pub fn shared(self) -> bool {
-        matches!(self, Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks)
+        matches!(self, Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast)
+    }
+
+    /// Hosts of consecutive ranks, as many on each (the last may hold
+    /// fewer): the table's `hostblocks`.
+    pub fn in_blocks(self) -> bool {
+        matches!(self, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast)
     }
 
     /// The model weighs the algorithms (other than the two-level one) by
     /// their in-blocks patterns ([`estimate_placed`]): power-of-two blocks,
-    /// and equal blocks of an even size `most` (the removal step's pairs lie
-    /// within a host).
+    /// and blocks of an even size `most`, equal or with a short last host
+    /// (the removal step's pairs lie within a host).
     pub fn in_blocks_terms(self, layout: Layout) -> bool {
-        self == Hosts::SharedInBlocks || (self == Hosts::SharedInEqualBlocks && layout.most % 2 == 0)
+        self == Hosts::SharedInBlocks || (matches!(self, Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast) && layout.most % 2 == 0)
     }
+}
+
+/// Every host holds K > 1 consecutive ranks (rank r on host r / K, hosts
+/// numbered by first appearance) but the last, which holds fewer.
+fn blocks_with_a_short_last_host(host_of: &[usize]) -> bool {
+    let k = host_of.iter().take_while(|&&h| h == 0).count();
+    k > 1 && host_of.len() > k && host_of.len() % k != 0 && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
 }
 
 /// The numbers behind a placement: hosts, and the fewest and most ranks on
@@ -177,6 +197,7 @@ impl fmt::Display for Hosts {
             Hosts::Shared => "shared hosts",
             Hosts::SharedInBlocks => "shared hosts in blocks (the two-level algorithm keeps FASTRED_REPRODUCIBLE's order)",
             Hosts::SharedInEqualBlocks => "shared hosts in blocks of a size not a power of two",
+            Hosts::SharedInBlocksShortLast => "shared hosts in blocks, the last host short",
         })
     }
 }
@@ -230,10 +251,13 @@ enum Condition {
     /// Several hosts holding the same number of consecutive ranks each
     /// ([`Hosts::SharedInBlocks`], [`Hosts::SharedInEqualBlocks`]).
     HostBlocks,
-    /// Several hosts, at least one with several ranks, not in equal
-    /// consecutive blocks ([`Hosts::Shared`]: ranks dealt round robin,
+    /// Several hosts, at least one with several ranks, not in consecutive
+    /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
     HostsScattered,
+    /// Hosts in blocks with the last host short
+    /// ([`Hosts::SharedInBlocksShortLast`]: p not a multiple of K).
+    ShortLastHost,
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -243,7 +267,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 19] = [
+    const NAMES: [(&'static str, Condition); 20] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -259,6 +283,7 @@ impl Condition {
         ("sharedhosts", Condition::SharedHosts),
         ("hostblocks", Condition::HostBlocks),
         ("scattered", Condition::HostsScattered),
+        ("shortlast", Condition::ShortLastHost),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -280,8 +305,9 @@ impl Condition {
             Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts.shared(),
-            Condition::HostBlocks => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks),
+            Condition::HostBlocks => s.hosts.in_blocks(),
             Condition::HostsScattered => s.hosts == Hosts::Shared,
+            Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -515,14 +541,13 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
     match shape.hosts {
         Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
-        Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.descriptor().uses_hosts => {
-            a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table)))
-        }
-        Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks if a.implements(coll) && shape.hosts.in_blocks_terms(shape.layout) => {
+        _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table))),
+        // (A short last host is counted full: ⌈p/K⌉ hosts of K.)
+        _ if a.implements(coll) && shape.hosts.in_blocks_terms(shape.layout) => {
             let d = a.descriptor();
             d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
         }
-        Hosts::Shared | Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks => a.estimate(coll, bytes, p, m),
+        _ => a.estimate(coll, bytes, p, m),
     }
 }
 
@@ -792,8 +817,13 @@ mod tests {
         assert_eq!(Hosts::of(&blocks(5, 5)), Hosts::OneHost);
         assert_eq!(Hosts::of(&blocks(64, 8)), Hosts::SharedInBlocks);
         assert_eq!(Hosts::of(&blocks(240, 12)), Hosts::SharedInEqualBlocks);
-        assert_eq!(Hosts::of(&blocks(10, 4)), Hosts::Shared, "4 + 4 + 2");
+        assert_eq!(Hosts::of(&blocks(10, 4)), Hosts::SharedInBlocksShortLast, "4 + 4 + 2");
+        assert_eq!(Hosts::of(&blocks(250, 16)), Hosts::SharedInBlocksShortLast, "15 x 16 + 10");
+        assert_eq!(Hosts::of(&[0, 0, 1, 1, 1, 2, 2]), Hosts::Shared, "2 + 3 + 2: not K on every host but the last");
+        assert_eq!(Hosts::of(&[0, 0, 0, 1, 1, 1, 2, 2, 2, 2]), Hosts::Shared, "the last host holds more");
         assert_eq!(Hosts::of(&[0, 1, 0, 1, 2, 2]), Hosts::Shared, "not consecutive");
+        assert_eq!(Hosts::of(&[0, 1, 2, 0, 1, 2, 0, 1]), Hosts::Shared, "dealt round robin");
+        assert!(Hosts::SharedInBlocksShortLast.in_blocks() && !Hosts::Shared.in_blocks() && !Hosts::SharedInBlocksShortLast.keeps_canonical_order());
         assert!(Hosts::SharedInBlocks.keeps_canonical_order() && !Hosts::SharedInEqualBlocks.keeps_canonical_order());
     }
 
@@ -958,6 +988,42 @@ mod tests {
             "17-31",
         );
         assert_eq!(choose(&shape(Allreduce, 1 << 20, 25), None, &t).algorithm, Circulant);
+    }
+
+    #[test]
+    fn hosts_in_blocks_with_a_short_last_host_take_the_hostblocks_rules_and_their_own() {
+        let t = Table::default_table();
+        // 250 ranks on hosts of 16: 15 full hosts and one of 10.
+        let host_of: Vec<usize> = (0..250).map(|r| r / 16).collect();
+        let placed = |coll, bytes: usize| Shape { hosts: Hosts::of(&host_of), layout: Layout::of(&host_of), ..shape(coll, bytes, 250) };
+        assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
+        for (coll, bytes, algorithm, rule) in [
+            (Allreduce, 2 << 10, RecursiveDoubling, "hostblocks"),
+            (Allreduce, 8 << 10, Hierarchical, "shortlast"),
+            (Allreduce, 64 << 10, Rabenseifner, "hostblocks"),
+            (Allreduce, 512 << 10, Rabenseifner, "shortlast"),
+            (Reduce, 2 << 10, KnomialTree, "hostblocks"),
+            (Reduce, 8 << 10, Tree, "hostblocks"),
+            (Reduce, 64 << 10, BinaryBlocks, "hostblocks"),
+            (Reduce, 256 << 10, Rabenseifner, "shortlast"),
+            (ReduceScatterBlock, 2 << 10, Circulant, "hostblocks"),
+            (ReduceScatterBlock, 64 << 10, Rabenseifner, "shortlast"),
+        ] {
+            let c = choose(&placed(coll, bytes), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B: {}", c.reason);
+            assert!(c.reason.to_string().contains(rule), "{coll:?} {bytes} B: {}", c.reason);
+        }
+        // Not the `scattered` rules (ranks dealt round robin), nor `shortlast`
+        // on equal blocks or beyond the measured sizes and process counts.
+        not_by_rule(&t, &[placed(Reduce, 512 << 10), placed(Allreduce, 4 << 10), placed(Reduce, 16 << 10)], "scattered");
+        let equal: Vec<usize> = (0..240).map(|r| r / 16).collect();
+        let short = |p: usize| -> Vec<usize> { (0..p).map(|r| r / 16).collect() };
+        let at = |h: &[usize], coll, bytes| Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(coll, bytes, h.len()) };
+        not_by_rule(
+            &t,
+            &[at(&equal, Allreduce, 512 << 10), at(&short(90), Allreduce, 512 << 10), at(&short(1010), Allreduce, 512 << 10), placed(Allreduce, 1 << 20), placed(ReduceScatterBlock, 4 << 10)],
+            "shortlast",
+        );
     }
 
     #[test]

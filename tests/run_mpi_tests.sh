@@ -294,6 +294,12 @@ check "hierarchical-blocks-of-6-np12" 600 "collectives: OK AND allreduce of 44 B
 # hosts of 4-5 ranks (round robin) it picks the two-level algorithm.
 check "model-picks-hierarchical-4-hosts-np18" 600 "collectives: OK AND allreduce of [0-9]+ B on 18 processes: hierarchical \(default table line [0-9]+: \* \* 17- - model AND reduce_scatter of [0-9]+ B on 18 processes: hierarchical \(default table" 18 \
     env FAKE_NODES=4 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own shapes
+# Hosts in blocks with the last host short (2 + 2 + 2 + 1): the library classes the placement so
+# (a first rule for `shortlast` allreduces picks the ring), and the default table's choices there
+# give right results.
+{ echo "allreduce * * shortlast ring"; cat "$root/src/tuning/default.table"; } >"$out/shortlast.table"
+check "default-short-last-host-np7" 600 "collectives: OK AND allreduce of [0-9]+ B on 7 processes: ring \($out/shortlast.table line 1: allreduce \* \* shortlast ring" 7 \
+    env FAKE_BLOCK=2 "$FAKE" $P FASTRED_TUNING="$out/shortlast.table" FASTRED_LOG=debug "$out/collectives" own $variant_mode
 # Pieces only between hosts (each end must cut a message alike).
 check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $P FASTRED_PIECE=1K "$out/collectives" own $variant_mode
 # An exchange step sent in pieces ends delivered: its last piece is
@@ -434,21 +440,25 @@ run_case "cli-closed-pipe" 60 0 "^status 141 stderr=\[\]$" \
     bash -c '{ sleep 0.3; "$0" explain --coll allreduce --procs 1000 --bytes 8 2>"$1"; } | true; echo "status ${PIPESTATUS[0]} stderr=[$(cat "$1")]"' "$cli" "$out/closed-pipe.err"
 run_case "cli-explain-cyclic" 60 0 "ranks per host: 16, dealt round robin: shared hosts AND decision: circulant +\(default table line [0-9]+: reduce +128K-512K +64-1000 +scattered +circulant" \
     "$cli" explain --coll reduce --procs 240 --bytes 512K --ranks-per-host 16 --cyclic
+run_case "cli-explain-short-last-host" 60 0 "ranks per host: 16, in rank order: shared hosts in blocks, the last host short AND decision: rabenseifner +\(default table line [0-9]+: allreduce +[0-9KM-]+ +[0-9-]+ +shortlast +rabenseifner" \
+    "$cli" explain --coll allreduce --procs 250 --bytes 512K --ranks-per-host 16
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
 [ -s "$out/plots/busbw-allreduce-p3.svg" ] && [ -s "$out/plots/fastest-reduce.svg" ] && note_result cli-bench-plots 1 || note_result cli-bench-plots 0
 # The benchmark's placement column (what `fastred tune` writes into its rules): pretended hosts in
-# blocks of two consecutive ranks, dealt round robin over two hosts, one rank per host.
-while read -r fake want; do
-    check "bench-placement-$want-np4" 120 "^" 4 env $fake "$FAKE" $P "$libdir/fastred_bench.$flavour" \
+# blocks of two consecutive ranks (np 4: 2 + 2; np 5: 2 + 2 + 1, the last host short), dealt round
+# robin over two hosts, one rank per host.
+while read -r np fake want; do
+    check "bench-placement-$want-np$np" 120 "^" "$np" env $fake "$FAKE" $P "$libdir/fastred_bench.$flavour" \
         --colls allreduce --sizes 1K:1K --reps 1 --algos default --csv "$out/placement-$want.csv"
     [ "$(tail -n +2 "$out/placement-$want.csv" | cut -d, -f13 | sort -u)" = "$want" ] \
         && note_result "bench-placement-$want-csv" 1 || note_result "bench-placement-$want-csv" 0
 done <<'EOF'
-FAKE_BLOCK=2 hostblocks
-FAKE_NODES=2 scattered
-FAKE_NODES=4 oneperhost
+4 FAKE_BLOCK=2 hostblocks
+5 FAKE_BLOCK=2 shortlast
+4 FAKE_NODES=2 scattered
+4 FAKE_NODES=4 oneperhost
 EOF
 run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
     "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
