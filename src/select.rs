@@ -145,7 +145,7 @@ impl Hosts {
     /// and blocks of an even size `most`, equal or with a short last host
     /// (the removal step's pairs lie within a host).
     pub fn in_blocks_terms(self, layout: Layout) -> bool {
-        self == Hosts::SharedInBlocks || (matches!(self, Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast) && layout.most % 2 == 0)
+        self == Hosts::SharedInBlocks || (matches!(self, Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast) && layout.most.is_multiple_of(2))
     }
 }
 
@@ -153,7 +153,7 @@ impl Hosts {
 /// numbered by first appearance) but the last, which holds fewer.
 fn blocks_with_a_short_last_host(host_of: &[usize]) -> bool {
     let k = host_of.iter().take_while(|&&h| h == 0).count();
-    k > 1 && host_of.len() > k && host_of.len() % k != 0 && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
+    k > 1 && host_of.len() > k && !host_of.len().is_multiple_of(k) && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
 }
 
 /// The numbers behind a placement: hosts, and the fewest and most ranks on
@@ -248,8 +248,8 @@ enum Condition {
     OnePerHost,
     OneHost,
     SharedHosts,
-    /// Several hosts holding the same number of consecutive ranks each
-    /// ([`Hosts::SharedInBlocks`], [`Hosts::SharedInEqualBlocks`]).
+    /// Several hosts holding the same number of consecutive ranks each, or
+    /// all but the last ([`Hosts::in_blocks`]).
     HostBlocks,
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
@@ -529,8 +529,8 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// per host, the model's α, β; one host, the within-host α, β
 /// ([`CostModel::within_host`]); shared hosts, the two-level algorithm by its
 /// own terms ([`crate::algo::hierarchical::two_level_estimate`]); on hosts
-/// in blocks (power-of-two blocks, or equal blocks of an even size), every
-/// other algorithm by its pattern's
+/// in blocks (power-of-two blocks, or blocks of an even size, equal or
+/// with a short last host), every other algorithm by its pattern's
 /// ([`crate::algo::registry::InBlocks`]: steps within a host split off for
 /// halving & doubling, recursive doubling and the trees, a host's link
 /// shared by its ranks for the exchange patterns, one level for rings and
