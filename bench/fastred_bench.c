@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { ALLREDUCE, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, NCOLL };
@@ -179,13 +180,45 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
 /* Select variant v (native: PMPI; default: fastred's own choice; else the
  * forced algorithm), then time `batch` back-to-back calls of it on this rank,
  * from a barrier; returns the time per call. */
+static double max_over_ranks(double x);
+#ifdef SMPI_H
+/* Simulated time every rank waits, beyond the latest rank's barrier exit,
+ * before a timed call (common_start); longer than the gather that finds
+ * that exit (about lg p latencies: 40 µs at 4096 ranks). */
+#define START_MARGIN 200e-6
+static int late_starts;
+
+/* Under SMPI every rank's MPI_Wtime is the simulation's one clock, so all
+ * ranks can start a timed call at the same instant. After a barrier they
+ * do not: they leave it at different simulated times, in a pattern set by
+ * how they entered it, i.e. by the call timed before (at 1000 ranks a
+ * 2 KiB reduce's time moved by a third with the variant timed before it).
+ * Every rank sleeps (SMPI's nanosleep) until the latest barrier exit plus
+ * START_MARGIN and starts then; the returned instant is that start. */
+static double common_start(void) {
+    double start = max_over_ranks(MPI_Wtime()) + START_MARGIN;
+    double wait = start - MPI_Wtime();
+    if (wait > 0) {
+        struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+        nanosleep(&ts, NULL); /* SMPI's: simulated time only */
+    } else {
+        late_starts++;
+    }
+    return start;
+}
+#endif
+
 static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts, int batch) {
     char spec[128];
     if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], algorithm_name(v->algo));
     if (have_fastred) force(v->algo >= 0 ? spec : NULL);
     if (reproducible) reproducible(v->repro ? 1 : -1);
     PMPI_Barrier(MPI_COMM_WORLD);
+#ifdef SMPI_H
+    double t0 = common_start();
+#else
     double t0 = MPI_Wtime();
+#endif
     for (int i = 0; i < batch; i++) call(c, v->algo == -1, in, out, count, rcounts);
     return (MPI_Wtime() - t0) / batch;
 }
@@ -400,6 +433,11 @@ int main(int argc, char **argv) {
         }
     }
     progress(1, "done");
+#ifdef SMPI_H
+    double late = sum_over_ranks(late_starts);
+    if (!rank && late > 0)
+        fprintf(stderr, "fastred_bench: %.0f rank starts of timed calls came after the common start (START_MARGIN too short); those times are too long\n", late);
+#endif
     if (csv) fclose(csv);
 #ifdef SMPI_H
     if (shared_buffers) { SMPI_SHARED_FREE(in); SMPI_SHARED_FREE(out); in = out = NULL; }
