@@ -926,6 +926,8 @@ mod tests {
             (Allreduce, 2 << 10, 240, Hierarchical),
             (Allreduce, 4 << 10, 1000, Hierarchical), // ahead of the `few` rule
             (Allreduce, 2 << 10, 128, RecursiveDoubling),
+            (Reduce, 1 << 10, 480, Hierarchical), // ahead of the `few` rule
+            (Reduce, 6 << 10, 1000, Hierarchical),
             (Reduce, 8 << 10, 64, Hierarchical),
             (Reduce, 32 << 10, 1000, Hierarchical),
             (Reduce, 128 << 10, 64, Circulant),
@@ -947,6 +949,7 @@ mod tests {
                 cyclic(Allreduce, 2 << 10, 200, 8),
                 cyclic(Allreduce, (2 << 10) + 8, 64, 8),
                 cyclic(Reduce, 64 << 10, 240, 8),
+                cyclic(Reduce, 2 << 10, 240, 8),
                 cyclic(ReduceScatterBlock, 32 << 10, 240, 8),
                 cyclic(Reduce, 512 << 10, 1008, 8),
             ],
