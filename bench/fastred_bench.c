@@ -177,9 +177,6 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
     }
 }
 
-/* Select variant v (native: PMPI; default: fastred's own choice; else the
- * forced algorithm), then time `batch` back-to-back calls of it on this rank,
- * from a barrier; returns the time per call. */
 static double max_over_ranks(double x);
 #ifdef SMPI_H
 /* Simulated time every rank waits, beyond the latest rank's barrier exit,
@@ -208,6 +205,10 @@ static double common_start(void) {
 }
 #endif
 
+/* Select variant v (native: PMPI; default: fastred's own choice; else the
+ * forced algorithm), then time `batch` back-to-back calls of it on this rank,
+ * from a barrier (under SMPI from the ranks' common start); returns the time
+ * per call. */
 static double timed_call(int c, const variant *v, double *in, double *out, int count, int *rcounts, int batch) {
     char spec[128];
     if (v->algo >= 0) snprintf(spec, sizeof spec, "%.30s:%.63s", coll_names[c], algorithm_name(v->algo));
