@@ -157,9 +157,15 @@ pub fn hosts_in_blocks(host_of: &[usize]) -> bool {
 /// K where every host holds the same number K of ranks, host h (numbered by
 /// first appearance) ranks hK..hK+K−1; `None` for any other placement.
 pub fn block_size(host_of: &[usize]) -> Option<usize> {
-    let hosts = host_of.iter().max().map_or(0, |&h| h + 1);
-    let k = if hosts == 0 { 0 } else { host_of.len() / hosts };
-    (k > 0 && k * hosts == host_of.len() && host_of.iter().enumerate().all(|(r, &h)| h == r / k)).then_some(k)
+    consecutive_blocks(host_of).filter(|&k| host_of.len().is_multiple_of(k))
+}
+
+/// K, the first host's ranks, where host h (numbered by first appearance)
+/// holds ranks hK..hK+K−1, the last host possibly fewer; `None` for any
+/// other placement.
+pub fn consecutive_blocks(host_of: &[usize]) -> Option<usize> {
+    let k = host_of.iter().take_while(|&&h| h == 0).count();
+    (k > 0 && host_of.iter().enumerate().all(|(r, &h)| h == r / k)).then_some(k)
 }
 
 #[cfg(test)]

@@ -113,10 +113,11 @@ impl Hosts {
         } else if host_count == 1 {
             Hosts::OneHost
         } else {
-            match crate::reproducible::block_size(host_of) {
+            // Several hosts, not one rank on each: consecutive blocks have K > 1.
+            match crate::reproducible::consecutive_blocks(host_of) {
+                Some(k) if !p.is_multiple_of(k) => Hosts::SharedInBlocksShortLast,
                 Some(k) if k.is_power_of_two() => Hosts::SharedInBlocks,
                 Some(_) => Hosts::SharedInEqualBlocks,
-                None if blocks_with_a_short_last_host(host_of) => Hosts::SharedInBlocksShortLast,
                 None => Hosts::Shared,
             }
         }
@@ -147,13 +148,6 @@ impl Hosts {
     pub fn in_blocks_terms(self, layout: Layout) -> bool {
         self == Hosts::SharedInBlocks || (matches!(self, Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast) && layout.most.is_multiple_of(2))
     }
-}
-
-/// Every host holds K > 1 consecutive ranks (rank r on host r / K, hosts
-/// numbered by first appearance) but the last, which holds fewer.
-fn blocks_with_a_short_last_host(host_of: &[usize]) -> bool {
-    let k = host_of.iter().take_while(|&&h| h == 0).count();
-    k > 1 && host_of.len() > k && !host_of.len().is_multiple_of(k) && host_of.iter().enumerate().all(|(r, &h)| h == r / k)
 }
 
 /// The numbers behind a placement: hosts, and the fewest and most ranks on

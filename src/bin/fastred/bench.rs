@@ -342,7 +342,8 @@ mod tests {
     #[test]
     fn tuned_rules_apply_to_the_placement_they_were_measured_on() {
         let mut r = vec![];
-        for (placement, fast) in [("onehost", "tree"), ("hostblocks", "hierarchical"), ("scattered", "rabenseifner")] {
+        let fastest = [("onehost", "tree"), ("hostblocks", "hierarchical"), ("scattered", "rabenseifner")];
+        for (placement, fast) in fastest {
             for v in ["native", fast, "ring"] {
                 let mut rec = Record::timed("allreduce", 8, 1 << 20, v, if v == fast { 1.0 } else { 2.0 });
                 rec.placement = placement.into();
@@ -352,7 +353,7 @@ mod tests {
         let t = tuning_table(&r, "test");
         let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
         assert_eq!(rules.len(), 3, "{t}");
-        for (placement, fast) in [("onehost", "tree"), ("hostblocks", "hierarchical"), ("scattered", "rabenseifner")] {
+        for (placement, fast) in fastest {
             assert!(rules.iter().any(|l| l.contains(&format!(" {placement} ")) && l.ends_with(fast)), "{t}");
         }
         let table = fastred::select::Table::parse(&t, "tuned").unwrap();
