@@ -245,6 +245,10 @@ enum Condition {
     /// Several hosts holding the same number of consecutive ranks each, or
     /// all but the last ([`Hosts::in_blocks`]).
     HostBlocks,
+    /// `hostblocks<=N`: [`Condition::HostBlocks`] with at most N ranks on a
+    /// host (the two-level reduce of short vectors gathers one block per
+    /// lane at its root: it wins on hosts of 8-16 ranks, not of 24).
+    HostBlocksUpTo(usize),
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
@@ -300,6 +304,7 @@ impl Condition {
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts.shared(),
             Condition::HostBlocks => s.hosts.in_blocks(),
+            Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Floating => s.floating,
@@ -397,8 +402,9 @@ impl Table {
             } else {
                 conds
                     .split(',')
-                    .map(|c| {
-                        Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'")))
+                    .map(|c| match c.strip_prefix("hostblocks<=") {
+                        Some(k) => k.parse().map(Condition::HostBlocksUpTo).map_err(|_| err(format!("bad ranks per host in '{c}'"))),
+                        None => Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'"))),
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -827,9 +833,18 @@ mod tests {
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
             (4 << 10, 64, 8, Tree),
-            (32 << 10, 1000, 8, Tree),
+            (16 << 10, 256, 16, Tree),
+            ((16 << 10) + 8, 128, 8, Hierarchical),
+            (32 << 10, 64, 8, Hierarchical),
+            (32 << 10, 256, 16, Hierarchical),
             ((32 << 10) + 8, 240, 16, BinaryBlocks),
             (512 << 10, 96, 4, BinaryBlocks),
+            // From 257 processes the two-level algorithm at 2-32 KiB, also
+            // with fewer elements than processes (ahead of the `few` rules).
+            (2 << 10, 504, 8, Hierarchical),
+            (4 << 10, 1000, 8, Hierarchical),
+            (32 << 10, 1000, 8, Hierarchical),
+            (32 << 10, 2000, 8, Hierarchical),
         ] {
             let c = choose(&blocks(bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
@@ -837,22 +852,33 @@ mod tests {
         }
         // Short vectors: recursive doubling, from 257 processes only below
         // 1 KiB and the two-level algorithm at 1-8 KiB (also with fewer
-        // elements than processes, at 1000); the k-nomial tree, the circulant.
+        // elements than processes, at 1000); the k-nomial tree; the reduce-scatter halving & doubling.
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 512, 64, RecursiveDoubling),
             (Allreduce, 2 << 10, 256, RecursiveDoubling),
             (Allreduce, 1 << 10, 512, Hierarchical),
             (Allreduce, 4 << 10, 512, Hierarchical),
             (Allreduce, 2 << 10, 1000, Hierarchical),
+            (Allreduce, 16 << 10, 504, Hierarchical),
+            (Allreduce, 16 << 10, 256, Hierarchical),
             (Reduce, 1 << 10, 64, KnomialTree),
-            (ReduceScatterBlock, 4 << 10, 64, Circulant),
+            (ReduceScatterBlock, 4 << 10, 64, Rabenseifner),
+            (ReduceScatterBlock, 8000, 1000, Rabenseifner),
         ] {
             let c = choose(&Shape { coll, ..blocks(bytes, p, 8) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Blocks of a size not a power of two (12, 24 ranks) take the same rules.
-        for (coll, bytes, p, k, algorithm) in [(Reduce, 8 << 10, 240, 12, Tree), (Reduce, 512 << 10, 960, 24, BinaryBlocks), (Allreduce, 128 << 10, 480, 12, Rabenseifner)] {
+        // Blocks of a size not a power of two (12, 24 ranks) take the same
+        // rules; the two-level reduce only on hosts of up to 16 (`hostblocks<=16`).
+        for (coll, bytes, p, k, algorithm) in [
+            (Reduce, 8 << 10, 240, 12, Tree),
+            (Reduce, 8 << 10, 504, 12, Hierarchical),
+            (Reduce, 8 << 10, 504, 24, Tree),
+            (Reduce, 32 << 10, 240, 24, BinaryBlocks),
+            (Reduce, 512 << 10, 960, 24, BinaryBlocks),
+            (Allreduce, 128 << 10, 480, 12, Rabenseifner),
+        ] {
             let c = choose(&Shape { coll, hosts: Hosts::SharedInEqualBlocks, ..blocks(bytes, p, k) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
         }
@@ -862,8 +888,8 @@ mod tests {
             (Allreduce, 2 << 10, Hierarchical),
             (Allreduce, 8 << 10, Hierarchical),
             (Allreduce, 32 << 10, Rabenseifner),
-            (Reduce, 8 << 10, Tree),
-            (Reduce, 32 << 10, Tree),
+            (Reduce, 8 << 10, Tree), // hosts of 24: not the two-level rule (`hostblocks<=16`)
+            (Reduce, 32 << 10, BinaryBlocks),
             (Reduce, 128 << 10, BinaryBlocks),
             (Reduce, 512 << 10, BinaryBlocks),
         ] {
@@ -885,7 +911,7 @@ mod tests {
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
         // At 2000 processes (fat tree 125 x 16): the same rules.
-        for (coll, bytes, algorithm) in [(Allreduce, 2 << 10, Hierarchical), (Reduce, 32 << 10, Tree), (Reduce, 512 << 10, BinaryBlocks)] {
+        for (coll, bytes, algorithm) in [(Allreduce, 2 << 10, Hierarchical), (Reduce, 32 << 10, Hierarchical), (Reduce, 512 << 10, BinaryBlocks)] {
             let c = choose(&Shape { coll, ..blocks(bytes, 2000, 16) }, None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p 2000 K 16: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
@@ -897,10 +923,12 @@ mod tests {
                 Shape { hosts: Hosts::Shared, ..blocks(16 << 10, 240, 16) },
                 blocks(16 << 10, 48, 8),
                 blocks(16 << 10, 2008, 8),
+                blocks(1 << 10, 1000, 8),
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
                 Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
-                Shape { coll: Allreduce, ..blocks((8 << 10) + 8, 512, 8) },
+                Shape { coll: Allreduce, ..blocks((16 << 10) + 8, 512, 8) },
+                Shape { coll: Allreduce, ..blocks(16 << 10, 1008, 8) },
                 blocks((512 << 10) + 8, 256, 8),
                 Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
@@ -996,14 +1024,15 @@ mod tests {
         assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
         for (coll, bytes, algorithm, rule) in [
             (Allreduce, 2 << 10, RecursiveDoubling, "hostblocks"),
-            (Allreduce, 8 << 10, Hierarchical, "shortlast"),
+            (Allreduce, 4 << 10, Hierarchical, "shortlast"),
+            (Allreduce, 8 << 10, Hierarchical, "hostblocks<=16"),
             (Allreduce, 64 << 10, Rabenseifner, "hostblocks"),
             (Allreduce, 512 << 10, Rabenseifner, "shortlast"),
             (Reduce, 2 << 10, KnomialTree, "hostblocks"),
             (Reduce, 8 << 10, Tree, "hostblocks"),
             (Reduce, 64 << 10, BinaryBlocks, "hostblocks"),
             (Reduce, 256 << 10, Rabenseifner, "shortlast"),
-            (ReduceScatterBlock, 2 << 10, Circulant, "hostblocks"),
+            (ReduceScatterBlock, 2 << 10, Rabenseifner, "hostblocks"),
             (ReduceScatterBlock, 64 << 10, Rabenseifner, "shortlast"),
         ] {
             let c = choose(&placed(coll, bytes), None, &t);
@@ -1367,6 +1396,23 @@ mod tests {
         assert_eq!(placed(Hosts::Shared), Rabenseifner);
         assert_eq!(placed(Hosts::SharedInBlocks), Rabenseifner);
         assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 8)));
+    }
+
+    #[test]
+    fn hostblocks_up_to_k_holds_for_blocks_of_at_most_k_ranks() {
+        let t = Table::parse("* * * hostblocks<=16 ring\n* * * - tree\n", "t").unwrap();
+        let blocks = |p: usize, k: usize| -> Vec<usize> { (0..p).map(|r| r / k).collect() };
+        let placed = |h: &[usize]| choose(&Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(Allreduce, 1 << 20, h.len()) }, None, &t).algorithm;
+        assert_eq!(placed(&blocks(256, 16)), Ring);
+        assert_eq!(placed(&blocks(250, 16)), Ring, "a short last host");
+        assert_eq!(placed(&blocks(96, 12)), Ring);
+        assert_eq!(placed(&blocks(96, 24)), Tree, "hosts of 24");
+        assert_eq!(placed(&[0, 1, 0, 1, 0, 1]), Tree, "not in blocks");
+        assert_eq!(placed(&blocks(8, 1)), Tree, "one rank per host");
+        assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 256)));
+        for bad in ["* * * hostblocks<= ring", "* * * hostblocks<=x ring", "* * * hostblocks<16 ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -300,6 +300,12 @@ check "model-picks-hierarchical-4-hosts-np18" 600 "collectives: OK AND allreduce
 { echo "allreduce * * shortlast ring"; cat "$root/src/tuning/default.table"; } >"$out/shortlast.table"
 check "default-short-last-host-np7" 600 "collectives: OK AND allreduce of [0-9]+ B on 7 processes: ring \($out/shortlast.table line 1: allreduce \* \* shortlast ring" 7 \
     env FAKE_BLOCK=2 "$FAKE" $P FASTRED_TUNING="$out/shortlast.table" FASTRED_LOG=debug "$out/collectives" own $variant_mode
+# `hostblocks<=N` holds on hosts in blocks of at most N ranks, read from the placement at run time:
+# on 2 hosts of 3 the rule for up to 2 does not hold, the one for up to 3 does.
+printf 'reduce * * hostblocks<=2 pipeline\nreduce * * hostblocks<=3 tree\n' >"$out/hostblocks-up-to.table"
+cat "$root/src/tuning/default.table" >>"$out/hostblocks-up-to.table"
+check "hostblocks-up-to-3-np6" 600 "collectives: OK AND reduce of [0-9]+ B on 6 processes: tree \($out/hostblocks-up-to.table line 2: reduce \* \* hostblocks<=3 tree" 6 \
+    env FAKE_BLOCK=3 "$FAKE" $P FASTRED_TUNING="$out/hostblocks-up-to.table" FASTRED_LOG=debug "$out/collectives" own shapes
 # Pieces only between hosts (each end must cut a message alike).
 check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $P FASTRED_PIECE=1K "$out/collectives" own $variant_mode
 # An exchange step sent in pieces ends delivered: its last piece is
@@ -442,6 +448,10 @@ run_case "cli-explain-cyclic" 60 0 "ranks per host: 16, dealt round robin: share
     "$cli" explain --coll reduce --procs 240 --bytes 512K --ranks-per-host 16 --cyclic
 run_case "cli-explain-short-last-host" 60 0 "ranks per host: 16, in rank order: shared hosts in blocks, the last host short AND decision: rabenseifner +\(default table line [0-9]+: allreduce +[0-9KM-]+ +[0-9-]+ +shortlast +rabenseifner" \
     "$cli" explain --coll allreduce --procs 250 --bytes 512K --ranks-per-host 16
+run_case "cli-explain-hostblocks-up-to-16" 60 0 "ranks per host: 16, in rank order.* AND decision: hierarchical +\(default table line [0-9]+: reduce +2K-32K +257-2000 +hostblocks<=16 +hierarchical" \
+    "$cli" explain --coll reduce --procs 1008 --bytes 8K --ranks-per-host 16
+run_case "cli-explain-hosts-of-24" 60 0 "ranks per host: 24, in rank order.* AND decision: tree +\(default table line [0-9]+: reduce +4K-16K +64-2000 +hostblocks +tree" \
+    "$cli" explain --coll reduce --procs 1008 --bytes 8K --ranks-per-host 24
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
