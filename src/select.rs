@@ -850,12 +850,13 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Short vectors: recursive doubling, from 257 processes only below
+        // Short vectors: recursive doubling, from 256 processes only below
         // 1 KiB and the two-level algorithm at 1-8 KiB (also with fewer
         // elements than processes, at 1000); the k-nomial tree; the reduce-scatter halving & doubling.
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 512, 64, RecursiveDoubling),
-            (Allreduce, 2 << 10, 256, RecursiveDoubling),
+            (Allreduce, 2 << 10, 128, RecursiveDoubling),
+            (Allreduce, 1 << 10, 256, Hierarchical),
             (Allreduce, 1 << 10, 512, Hierarchical),
             (Allreduce, 4 << 10, 512, Hierarchical),
             (Allreduce, 2 << 10, 1000, Hierarchical),
@@ -926,7 +927,7 @@ mod tests {
                 blocks(1 << 10, 1000, 8),
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
-                Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 256, 8) },
+                Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 128, 8) },
                 Shape { coll: Allreduce, ..blocks((16 << 10) + 8, 512, 8) },
                 Shape { coll: Allreduce, ..blocks(16 << 10, 1008, 8) },
                 blocks((512 << 10) + 8, 256, 8),
