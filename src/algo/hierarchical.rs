@@ -16,7 +16,8 @@
 //!    and host count (the α-β-γ model's where the table names none);
 //! 3. allreduce: within each host, the allgather of the L blocks that
 //!    reverses step 1; reduce: the lane ranks on the root's host send their
-//!    blocks to the root (with halving, a gather by distance halving).
+//!    blocks to the root, which posts all its receives at once (with
+//!    halving, a gather by distance halving).
 //!
 //! Reduce-scatter runs the same two steps on the vector rearranged so that
 //! the blocks each lane member must end with are contiguous ([`Parts`]);
@@ -35,7 +36,7 @@ use super::registry::{Job, REGISTRY};
 use super::ring::{self, RingPosition};
 use super::subset::Subset;
 use super::circulant::{self, SkipKind, Skips};
-use super::{halving_doubling, Blocks, Transport};
+use super::{halving_doubling, recv_ranges, Blocks, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::CostModel;
@@ -358,10 +359,9 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         return halving_groups::gather(&on_host, buf, seg, esz, &group, target, target);
     }
     if t.rank() == root {
-        for (l, &from) in g.local.iter().enumerate().take(g.lanes).filter(|&(_, &r)| r != root) {
-            t.recv(from, &mut buf[segments[l].clone()])?;
-        }
-        Ok(())
+        // The L − 1 blocks arrive side by side (all receives posted).
+        let blocks = g.local.iter().enumerate().take(g.lanes).filter(|&(_, &r)| r != root).map(|(l, &from)| (from, segments[l].clone()));
+        recv_ranges(t, buf, blocks)
     } else if g.my_local < g.lanes {
         t.send(root, &buf[segments[g.my_local].clone()])
     } else {
@@ -403,7 +403,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
 /// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
 ///   reduce, the root gathers L−1 blocks, halving: S + (1−1/k)·n·β_i,
-///   else (L−1)·(α_i + n/L·β_i); reduce-scatter, a rank's block of n/p is
+///   else, all its receives posted at once, α_i + (1−1/L)·n·β_i; reduce-scatter, a rank's block of n/p is
 ///   handed on only on hosts with more than L ranks,
 ///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
 ///
@@ -437,7 +437,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let step3 = match coll {
         Collective::Allreduce => phase + spread * intra.beta,
         Collective::Reduce if halving => phase + spread * intra.beta,
-        Collective::Reduce => (l - 1.0) * (intra.alpha + n / l * intra.beta),
+        Collective::Reduce => intra.alpha + (1.0 - 1.0 / l) * n * intra.beta,
         Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
     };
     step1 + step2 + step3

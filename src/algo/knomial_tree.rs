@@ -13,7 +13,7 @@
 //! Commutative ops only (children arrive in digit order, not rank order).
 
 use super::registry::{not_implemented, Job};
-use super::{absolute_rank, relative_rank, Transport};
+use super::{absolute_rank, recv_ranges, relative_rank, Transport};
 use crate::collective::Collective;
 use crate::error::MpiResult;
 use crate::model::{CostModel, Terms};
@@ -63,14 +63,8 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         // The children's vectors arrive side by side (all receives posted),
         // then are reduced level by level, in digit order.
         incoming.resize(count * n)?;
-        let mut sources: [(usize, &mut [u8]); MAX_CHILDREN] = std::array::from_fn(|_| (0, Default::default()));
-        let mut rest = &mut incoming[..];
-        for (slot, &child) in sources.iter_mut().zip(&children[..count]) {
-            let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
-            *slot = (absolute_rank(child, root, p), part);
-            rest = tail;
-        }
-        t.recv_each(&mut sources[..count])?;
+        let sources = children[..count].iter().enumerate().map(|(j, &child)| (absolute_rank(child, root, p), j * n..(j + 1) * n));
+        recv_ranges(t, &mut incoming, sources)?;
         for j in 0..count {
             op.reduce(&incoming[j * n..(j + 1) * n], buf, false)?;
         }

@@ -302,6 +302,29 @@ pub fn fold_concatenated(at: Range<usize>, part: &[u8], targets: impl Iterator<I
     Ok(())
 }
 
+/// How many receives [`recv_ranges`] posts at once.
+const RECEIVES_AT_ONCE: usize = 48;
+
+/// Receive one message from each `(source, range of buf)` (ranges ascending
+/// and disjoint) through [`Transport::recv_each`], posted together in batches
+/// of up to 48 so that they travel side by side (a tree node's children, a
+/// root gathering blocks).
+pub fn recv_ranges(t: &(impl Transport + ?Sized), buf: &mut [u8], sources: impl IntoIterator<Item = (usize, Range<usize>)>) -> MpiResult {
+    let mut slots: [(usize, &mut [u8]); RECEIVES_AT_ONCE] = std::array::from_fn(|_| (0, Default::default()));
+    let (mut rest, mut offset, mut count) = (buf, 0, 0);
+    for (from, range) in sources {
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(range.start - offset);
+        let (part, tail) = tail.split_at_mut(range.len());
+        slots[count] = (from, part);
+        (rest, offset, count) = (tail, range.end, count + 1);
+        if count == RECEIVES_AT_ONCE {
+            t.recv_each(&mut slots)?;
+            count = 0;
+        }
+    }
+    t.recv_each(&mut slots[..count])
+}
+
 /// `dst.copy_from_slice(src)`, counted as a local copy on `t`.
 pub fn copy(t: &(impl Transport + ?Sized), dst: &mut [u8], src: &[u8]) {
     dst.copy_from_slice(src);
@@ -418,6 +441,30 @@ pub fn absolute_rank(relative: usize, root: usize, p: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// From more sources than one batch holds, into ranges with gaps: each
+    /// range gets its source's message, the gaps stay, one wait per batch.
+    #[test]
+    fn recv_ranges_fills_each_range_from_its_source_in_batches() {
+        let p = RECEIVES_AT_ONCE + 6;
+        let got = crate::transport::inproc::InProcess::run(p, |t| {
+            if t.rank() > 0 {
+                return t.send(0, &[t.rank() as u8; 2]).map(|_| None).unwrap();
+            }
+            let counting = crate::transport::counting::Counting::new(t);
+            let mut buf = vec![0xffu8; 3 * p];
+            // Range of source r (from the last): bytes 3(p − r) .. 3(p − r) + 2.
+            recv_ranges(&counting, &mut buf, (1..p).rev().map(|r| (r, 3 * (p - r)..3 * (p - r) + 2))).unwrap();
+            Some((buf, counting.traffic().receive_waits))
+        });
+        let (buf, waits) = got[0].clone().unwrap();
+        for r in 1..p {
+            let at = 3 * (p - r);
+            assert_eq!(&buf[at..at + 3], &[r as u8, r as u8, 0xff], "source {r}");
+        }
+        assert_eq!(&buf[..3], &[0xff; 3]);
+        assert_eq!(waits, 2);
+    }
 
     #[test]
     fn even_blocks_cover_the_vector() {
