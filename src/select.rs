@@ -98,6 +98,12 @@ pub enum Hosts {
     /// the other algorithms by their in-blocks patterns on ⌈p/K⌉ hosts of K
     /// (docs/smpi.md "Hosts in blocks with a short last host").
     SharedInBlocksShortLast,
+    /// One rank per host, as a lane of the two-level algorithm (its step 2,
+    /// [`crate::algo::hierarchical`]): the other lanes run at once on the same
+    /// hosts, sharing their links. The `oneperhost` rules apply, and `lane`
+    /// ones first. Not a placement a communicator has: only the two-level
+    /// algorithm looks rules up for it.
+    Lane,
 }
 
 impl Hosts {
@@ -127,7 +133,7 @@ impl Hosts {
     /// placement (one rank per host, one host: its canonical reduce-scatter
     /// within the host is the whole order; hosts in power-of-two blocks).
     pub fn keeps_canonical_order(self) -> bool {
-        matches!(self, Hosts::OnePerHost | Hosts::OneHost | Hosts::SharedInBlocks)
+        matches!(self, Hosts::OnePerHost | Hosts::Lane | Hosts::OneHost | Hosts::SharedInBlocks)
     }
 
     /// Several hosts, some with several ranks.
@@ -192,6 +198,7 @@ impl fmt::Display for Hosts {
             Hosts::SharedInBlocks => "shared hosts in blocks (the two-level algorithm keeps FASTRED_REPRODUCIBLE's order)",
             Hosts::SharedInEqualBlocks => "shared hosts in blocks of a size not a power of two",
             Hosts::SharedInBlocksShortLast => "shared hosts in blocks, the last host short",
+            Hosts::Lane => "one rank per host, a lane of the two-level algorithm",
         })
     }
 }
@@ -256,6 +263,8 @@ enum Condition {
     /// Hosts in blocks with the last host short
     /// ([`Hosts::SharedInBlocksShortLast`]: p not a multiple of K).
     ShortLastHost,
+    /// A lane of the two-level algorithm ([`Hosts::Lane`]).
+    Lane,
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -265,7 +274,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 20] = [
+    const NAMES: [(&'static str, Condition); 21] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -282,6 +291,7 @@ impl Condition {
         ("hostblocks", Condition::HostBlocks),
         ("scattered", Condition::HostsScattered),
         ("shortlast", Condition::ShortLastHost),
+        ("lane", Condition::Lane),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -300,13 +310,14 @@ impl Condition {
             Condition::BinaryBlocksRule => binary_blocks_rule(s.bytes, s.procs),
             Condition::BalancedBlocks => balanced_blocks(s.procs),
             Condition::Topology => s.topology,
-            Condition::OnePerHost => s.hosts == Hosts::OnePerHost,
+            Condition::OnePerHost => matches!(s.hosts, Hosts::OnePerHost | Hosts::Lane),
             Condition::OneHost => s.hosts == Hosts::OneHost,
             Condition::SharedHosts => s.hosts.shared(),
             Condition::HostBlocks => s.hosts.in_blocks(),
             Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
+            Condition::Lane => s.hosts == Hosts::Lane,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -539,7 +550,7 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
     match shape.hosts {
-        Hosts::OnePerHost => a.estimate(coll, bytes, p, m),
+        Hosts::OnePerHost | Hosts::Lane => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table))),
         // (A short last host is counted full: ⌈p/K⌉ hosts of K.)
@@ -833,7 +844,13 @@ mod tests {
         let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
         for (bytes, p, k, algorithm) in [
             (4 << 10, 64, 8, Tree),
-            (16 << 10, 256, 16, Tree),
+            // 64-256 processes on hosts of up to 16: the two-level algorithm
+            // (its lanes across 4-16 hosts run the `lane` rules) from 8 KiB, and
+            // from 4 KiB at 128 processes.
+            (4 << 10, 128, 8, Hierarchical),
+            (4 << 10, 256, 16, Tree), // 4 KiB: the two-level algorithm on hosts of 8 only
+            (16 << 10, 256, 16, Hierarchical),
+            (8 << 10, 64, 16, Hierarchical),
             ((16 << 10) + 8, 128, 8, Hierarchical),
             (32 << 10, 64, 8, Hierarchical),
             (32 << 10, 256, 16, Hierarchical),
@@ -855,7 +872,10 @@ mod tests {
         // elements than processes, at 1000); the k-nomial tree; the reduce-scatter halving & doubling.
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 512, 64, RecursiveDoubling),
-            (Allreduce, 2 << 10, 128, RecursiveDoubling),
+            (Allreduce, 1 << 10, 64, RecursiveDoubling),
+            (Allreduce, 1 << 10, 128, Hierarchical),
+            (Allreduce, 2 << 10, 128, Hierarchical),
+            (Allreduce, 32 << 10, 64, Hierarchical),
             (Allreduce, 1 << 10, 256, Hierarchical),
             (Allreduce, 1 << 10, 512, Hierarchical),
             (Allreduce, 4 << 10, 512, Hierarchical),
@@ -873,7 +893,8 @@ mod tests {
         // Blocks of a size not a power of two (12, 24 ranks) take the same
         // rules; the two-level reduce only on hosts of up to 16 (`hostblocks<=16`).
         for (coll, bytes, p, k, algorithm) in [
-            (Reduce, 8 << 10, 240, 12, Tree),
+            (Reduce, 8 << 10, 240, 12, Hierarchical),
+            (Reduce, 8 << 10, 240, 24, Tree),
             (Reduce, 8 << 10, 504, 12, Hierarchical),
             (Reduce, 8 << 10, 504, 24, Tree),
             (Reduce, 32 << 10, 240, 24, BinaryBlocks),
@@ -905,8 +926,8 @@ mod tests {
         let c = choose(&Shape { coll: Allreduce, hosts: Hosts::SharedInEqualBlocks, ..blocks(512 << 10, 1008, 24) }, None, &t);
         assert_eq!(c.algorithm, Rabenseifner, "{}", c.reason);
         assert!(c.reason.to_string().contains("model"), "{}", c.reason);
-        // The allreduce at 32-128 KiB: halving & doubling.
-        for (bytes, p, k) in [(32 << 10, 64, 8), (128 << 10, 240, 16)] {
+        // The allreduce above 32 KiB: halving & doubling.
+        for (bytes, p, k) in [((32 << 10) + 8, 64, 8), (128 << 10, 240, 16)] {
             let c = choose(&Shape { coll: Allreduce, ..blocks(bytes, p, k) }, None, &t);
             assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
@@ -927,11 +948,9 @@ mod tests {
                 blocks(1 << 10, 1000, 8),
                 blocks((4 << 10) - 8, 256, 8),
                 blocks(504, 256, 8),
-                Shape { coll: Allreduce, ..blocks((2 << 10) + 8, 128, 8) },
                 Shape { coll: Allreduce, ..blocks((16 << 10) + 8, 512, 8) },
                 Shape { coll: Allreduce, ..blocks(16 << 10, 1008, 8) },
                 blocks((512 << 10) + 8, 256, 8),
-                Shape { coll: Allreduce, ..blocks((32 << 10) - 8, 240, 16) },
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
                 Shape { coll: ReduceScatter, ..blocks(16 << 10, 256, 8) },
                 Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
@@ -948,13 +967,17 @@ mod tests {
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 2 << 10, 240, Hierarchical),
             (Allreduce, 4 << 10, 1000, Hierarchical), // ahead of the `few` rule
-            (Allreduce, 2 << 10, 128, RecursiveDoubling),
+            (Allreduce, 2 << 10, 128, Hierarchical),
+            (Allreduce, 32 << 10, 64, Hierarchical),
+            (Allreduce, 1 << 10, 128, RecursiveDoubling),
             (Reduce, 1 << 10, 480, Hierarchical), // ahead of the `few` rule
             (Reduce, 6 << 10, 1000, Hierarchical),
             (Reduce, 8 << 10, 64, Hierarchical),
             (Reduce, 32 << 10, 1000, Hierarchical),
             (Reduce, 128 << 10, 64, Circulant),
-            (Reduce, 512 << 10, 480, Circulant),
+            (Reduce, 512 << 10, 240, Circulant),
+            (Reduce, 128 << 10, 480, Hierarchical),
+            (Reduce, 512 << 10, 1000, Hierarchical),
         ] {
             let c = choose(&cyclic(coll, bytes, p, 8), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
@@ -969,8 +992,8 @@ mod tests {
                 blocks(Reduce, 8 << 10, 240),
                 blocks(Allreduce, 2 << 10, 240),
                 shape(Reduce, 512 << 10, 240),
-                cyclic(Allreduce, 2 << 10, 200, 8),
-                cyclic(Allreduce, (2 << 10) + 8, 64, 8),
+                cyclic(Allreduce, 16 << 10, 300, 8),
+                cyclic(Allreduce, (32 << 10) + 8, 64, 8),
                 cyclic(Reduce, 64 << 10, 240, 8),
                 cyclic(Reduce, 2 << 10, 240, 8),
                 cyclic(ReduceScatterBlock, 32 << 10, 240, 8),
@@ -1024,13 +1047,15 @@ mod tests {
         let placed = |coll, bytes: usize| Shape { hosts: Hosts::of(&host_of), layout: Layout::of(&host_of), ..shape(coll, bytes, 250) };
         assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
         for (coll, bytes, algorithm, rule) in [
-            (Allreduce, 2 << 10, RecursiveDoubling, "hostblocks"),
-            (Allreduce, 4 << 10, Hierarchical, "shortlast"),
+            (Allreduce, 1 << 10, Hierarchical, "hostblocks<=16"),
+            (Allreduce, 2 << 10, RecursiveDoubling, "shortlast"),
+            (Allreduce, 4 << 10, Hierarchical, "hostblocks<=16"),
+            (Allreduce, 32 << 10, Rabenseifner, "shortlast"),
             (Allreduce, 8 << 10, Hierarchical, "hostblocks<=16"),
             (Allreduce, 64 << 10, Rabenseifner, "hostblocks"),
             (Allreduce, 512 << 10, Rabenseifner, "shortlast"),
             (Reduce, 2 << 10, KnomialTree, "hostblocks"),
-            (Reduce, 8 << 10, Tree, "hostblocks"),
+            (Reduce, 8 << 10, Hierarchical, "hostblocks<=16"),
             (Reduce, 64 << 10, BinaryBlocks, "hostblocks"),
             (Reduce, 256 << 10, Rabenseifner, "shortlast"),
             (ReduceScatterBlock, 2 << 10, Rabenseifner, "hostblocks"),

@@ -355,7 +355,7 @@ fn explain(args: Vec<String>) -> i32 {
         m.beta_intra * 1e9,
         m.gamma * 1e9,
         match hosts {
-            select::Hosts::OnePerHost => "",
+            select::Hosts::OnePerHost | select::Hosts::Lane => "",
             select::Hosts::OneHost => " (within the host)",
             _ if hosts.in_blocks_terms(shape.layout) => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
             _ => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
