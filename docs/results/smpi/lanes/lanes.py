@@ -65,6 +65,18 @@ def fastest(v):
     return best, algos[best]
 
 
+def show_lanes(m, key, lanes, algos):
+    """One point: the two-level algorithm with each lane algorithm (`lanes`,
+    seconds or None) and the best single-level one, over the fastest of all."""
+    others = {a: s for a, s in algos.get(key, {}).items() if a not in ('default', 'hierarchical')}
+    best = min([s for s in lanes.values() if s] + list(others.values()))
+    line = f"  {m:20} {key[1]:>6} B: lanes " + '  '.join(f"{n} {s / best:4.2f}" for n, s in lanes.items() if s)
+    if others:
+        single = min(others, key=others.get)
+        line += f" | best single-level {single} {others[single] / best:4.2f}"
+    print(line)
+
+
 print('The reduce: the two-level algorithm by its lanes, over the fastest of all')
 for path in sorted(glob.glob('lane-knomial-*.csv')):
     m = path[len('lane-knomial-'):-4]
@@ -74,11 +86,7 @@ for path in sorted(glob.glob('lane-knomial-*.csv')):
         if key[0] != 'reduce' or 'hierarchical' not in knomial[key]:
             continue
         lanes = {'halving & doubling': before.get(key), 'binomial': tree.get(key, {}).get('hierarchical'), 'k-nomial': knomial[key]['hierarchical']}
-        others = {a: s for a, s in algos.get(key, {}).items() if a not in ('default', 'hierarchical')}
-        best = min([s for s in lanes.values() if s] + list(others.values()))
-        cells = '  '.join(f"{n} {s / best:4.2f}" for n, s in lanes.items() if s)
-        single = min(others, key=others.get) if others else None
-        print(f"  {m:20} {key[1]:>6} B: lanes {cells} | best single-level {single} {others[single] / best:4.2f}" if single else f"  {m:20} {key[1]:>6} B: lanes {cells}")
+        show_lanes(m, key, lanes, algos)
 
 print('The allreduce: the two-level algorithm by its lanes, over the fastest of all')
 for path in sorted(glob.glob('lane-rd-*.csv')) + sorted(glob.glob('lane4-rd-*.csv')):
@@ -91,11 +99,7 @@ for path in sorted(glob.glob('lane-rd-*.csv')) + sorted(glob.glob('lane4-rd-*.cs
         if 'hierarchical' not in rd[key]:
             continue
         lanes = {'halving & doubling': before.get(key), 'recursive doubling': rd[key]['hierarchical']}
-        others = {a: s for a, s in algos.get(key, {}).items() if a not in ('default', 'hierarchical')}
-        best = min([s for s in lanes.values() if s] + list(others.values()))
-        cells = '  '.join(f"{n} {s / best:4.2f}" for n, s in lanes.items() if s)
-        single = min(others, key=others.get) if others else None
-        print(f"  {m:20} {key[1]:>6} B: lanes {cells} | best single-level {single} {others[single] / best:4.2f}" if single else f"  {m:20} {key[1]:>6} B: lanes {cells}")
+        show_lanes(m, key, lanes, algos)
 
 print('The default before -> after, over the fastest (algos-M; the two-level allreduce on 4 x 16 from lane4-rd-M)')
 worst_before, worst_after, ratios, above = [], [], [], []
