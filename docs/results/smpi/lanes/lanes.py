@@ -21,6 +21,9 @@ Files:
 - algos-M: every algorithm with the lane rules (the two-level allreduce on
   4 x 16 without them: its lanes in lane4-rd-M).
 - before-M, after-M: the default of the build before (6e2e628) and after.
+- rsb-algos-M, rsb-lane-rab-M: the reduce-scatter (512 B-32 KiB, factors
+  of 4) by algorithm, and the two-level one with halving & doubling lanes
+  (a first rule `reduce_scatter_block * 4-16 lane rabenseifner`): no rule.
 - rr-M and ../cyclic/cs-M (the stop-42 re-sweep of the `scattered` rules
   from one common start): the reduce of 128-512 KiB dealt round robin at
   480-1000 processes, the default then the circulant; rr-after-M after.
