@@ -895,6 +895,7 @@ mod tests {
         for (coll, bytes, p, k, algorithm) in [
             (Reduce, 8 << 10, 240, 12, Hierarchical),
             (Reduce, 8 << 10, 240, 24, Tree),
+            (Allreduce, 32 << 10, 192, 24, Hierarchical),
             (Reduce, 8 << 10, 504, 12, Hierarchical),
             (Reduce, 8 << 10, 504, 24, Tree),
             (Reduce, 32 << 10, 240, 24, BinaryBlocks),
@@ -1049,9 +1050,9 @@ mod tests {
         for (coll, bytes, algorithm, rule) in [
             (Allreduce, 1 << 10, Hierarchical, "hostblocks<=16"),
             (Allreduce, 2 << 10, RecursiveDoubling, "shortlast"),
-            (Allreduce, 4 << 10, Hierarchical, "hostblocks<=16"),
+            (Allreduce, 4 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 32 << 10, Rabenseifner, "shortlast"),
-            (Allreduce, 8 << 10, Hierarchical, "hostblocks<=16"),
+            (Allreduce, 8 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 64 << 10, Rabenseifner, "hostblocks"),
             (Allreduce, 512 << 10, Rabenseifner, "shortlast"),
             (Reduce, 2 << 10, KnomialTree, "hostblocks"),
