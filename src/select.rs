@@ -256,6 +256,10 @@ enum Condition {
     /// host (the two-level reduce of short vectors gathers one block per
     /// lane at its root: it wins on hosts of 8-16 ranks, not of 24).
     HostBlocksUpTo(usize),
+    /// `hosts<=N`: the ranks sit on at most N hosts (the two-level
+    /// algorithm's lanes then cross at most N hosts, where the `lane` rules
+    /// apply).
+    HostsUpTo(usize),
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
@@ -315,6 +319,7 @@ impl Condition {
             Condition::SharedHosts => s.hosts.shared(),
             Condition::HostBlocks => s.hosts.in_blocks(),
             Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
+            Condition::HostsUpTo(n) => s.layout.hosts <= n,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
@@ -413,9 +418,14 @@ impl Table {
             } else {
                 conds
                     .split(',')
-                    .map(|c| match c.strip_prefix("hostblocks<=") {
-                        Some(k) => k.parse().map(Condition::HostBlocksUpTo).map_err(|_| err(format!("bad ranks per host in '{c}'"))),
-                        None => Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'"))),
+                    .map(|c| {
+                        if let Some(k) = c.strip_prefix("hostblocks<=") {
+                            k.parse().map(Condition::HostBlocksUpTo).map_err(|_| err(format!("bad ranks per host in '{c}'")))
+                        } else if let Some(n) = c.strip_prefix("hosts<=") {
+                            n.parse().map(Condition::HostsUpTo).map_err(|_| err(format!("bad host count in '{c}'")))
+                        } else {
+                            Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'")))
+                        }
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -436,12 +446,15 @@ impl Table {
     /// Whether the choice for `shape` depends on where the ranks are (its
     /// `topology` and `hosts`; only then is the placement worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
-        let rule = |topology, hosts| self.lookup(&Shape { topology, hosts, ..*s });
-        let first = rule(false, Hosts::OnePerHost).map(|r| r.line);
+        let rule = |topology, hosts, layout| self.lookup(&Shape { topology, hosts, layout, ..*s });
+        let first = rule(false, Hosts::OnePerHost, s.layout).map(|r| r.line);
         // A `model` rule: the model's costs depend on where the ranks are
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
-        let model_decides = rule(false, Hosts::OnePerHost).is_some_and(|r| r.target == Target::Model) && s.procs > 2;
-        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| rule(t, h).map(|r| r.line) != first))
+        let model_decides = rule(false, Hosts::OnePerHost, s.layout).is_some_and(|r| r.target == Target::Model) && s.procs > 2;
+        // The layout is not known yet either: also as few hosts as can be
+        // (for `hosts<=N`).
+        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }];
+        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| rule(t, h, l).map(|r| r.line) != first)))
     }
 
     /// The first rule that matches `shape` and whose algorithm can run it.
@@ -874,6 +887,7 @@ mod tests {
             (Allreduce, 512, 64, RecursiveDoubling),
             (Allreduce, 1 << 10, 64, RecursiveDoubling),
             (Allreduce, 1 << 10, 128, Hierarchical),
+            (Allreduce, 32 << 10, 384, Rabenseifner), // 48 hosts of 8: not `hosts<=16`
             (Allreduce, 2 << 10, 128, Hierarchical),
             (Allreduce, 32 << 10, 64, Hierarchical),
             (Allreduce, 1 << 10, 256, Hierarchical),
@@ -896,6 +910,7 @@ mod tests {
             (Reduce, 8 << 10, 240, 12, Hierarchical),
             (Reduce, 8 << 10, 240, 24, Tree),
             (Allreduce, 32 << 10, 192, 24, Hierarchical),
+            (Allreduce, 32 << 10, 384, 24, Hierarchical), // 16 hosts (`hosts<=16`)
             (Reduce, 8 << 10, 504, 12, Hierarchical),
             (Reduce, 8 << 10, 504, 24, Tree),
             (Reduce, 32 << 10, 240, 24, BinaryBlocks),
@@ -1438,6 +1453,22 @@ mod tests {
         assert_eq!(placed(&blocks(8, 1)), Tree, "one rank per host");
         assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 256)));
         for bad in ["* * * hostblocks<= ring", "* * * hostblocks<=x ring", "* * * hostblocks<16 ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hosts_up_to_n_holds_on_at_most_n_hosts_and_makes_the_choice_depend_on_placement() {
+        let t = Table::parse("* * * hostblocks,hosts<=16 ring\n* * * - tree\n", "t").unwrap();
+        let blocks = |p: usize, k: usize| -> Vec<usize> { (0..p).map(|r| r / k).collect() };
+        let placed = |h: &[usize]| choose(&Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(Allreduce, 32 << 10, h.len()) }, None, &t).algorithm;
+        assert_eq!(placed(&blocks(384, 24)), Ring, "16 hosts of 24");
+        assert_eq!(placed(&blocks(384, 8)), Tree, "48 hosts of 8");
+        assert_eq!(placed(&blocks(64, 4)), Ring, "16 hosts of 4");
+        // Before the placement is known (one rank per host assumed, 384
+        // hosts), the rule could still hold: the placement is worth computing.
+        assert!(t.depends_on_placement(&shape(Allreduce, 32 << 10, 384)));
+        for bad in ["* * * hosts<= ring", "* * * hosts<=x ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }
     }
