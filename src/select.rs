@@ -302,6 +302,11 @@ impl Condition {
         ("mpich", Condition::Mpich),
     ];
 
+    /// The conditions written `PREFIX` N: the prefix, the condition, what N counts.
+    #[allow(clippy::type_complexity)]
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 2] =
+        [("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host"), ("hosts<=", Condition::HostsUpTo, "host count")];
+
     fn holds(self, s: &Shape) -> bool {
         match self {
             Condition::Pow2 => s.procs.is_power_of_two(),
@@ -418,14 +423,9 @@ impl Table {
             } else {
                 conds
                     .split(',')
-                    .map(|c| {
-                        if let Some(k) = c.strip_prefix("hostblocks<=") {
-                            k.parse().map(Condition::HostBlocksUpTo).map_err(|_| err(format!("bad ranks per host in '{c}'")))
-                        } else if let Some(n) = c.strip_prefix("hosts<=") {
-                            n.parse().map(Condition::HostsUpTo).map_err(|_| err(format!("bad host count in '{c}'")))
-                        } else {
-                            Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'")))
-                        }
+                    .map(|c| match Condition::BOUNDED.iter().find_map(|&(prefix, make, what)| Some((c.strip_prefix(prefix)?, make, what))) {
+                        Some((n, make, what)) => n.parse().map(make).map_err(|_| err(format!("bad {what} in '{c}'"))),
+                        None => Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'"))),
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -583,6 +583,16 @@ mod tests {
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
         Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false, shared_memory: true }
+    }
+
+    /// `p` ranks in blocks of `k` consecutive ranks per host (the last may hold fewer).
+    fn host_blocks(p: usize, k: usize) -> Vec<usize> {
+        (0..p).map(|r| r / k).collect()
+    }
+
+    /// [`shape`] with rank r on host `host_of[r]`.
+    fn placed_shape(coll: Collective, bytes: usize, host_of: &[usize]) -> Shape {
+        Shape { hosts: Hosts::of(host_of), layout: Layout::of(host_of), ..shape(coll, bytes, host_of.len()) }
     }
 
     /// Asserts that no shape is decided by a rule whose text contains `rule`.
@@ -836,7 +846,7 @@ mod tests {
 
     #[test]
     fn placements_are_classified() {
-        let blocks = |p: usize, k: usize| (0..p).map(|r| r / k).collect::<Vec<_>>();
+        let blocks = host_blocks;
         assert_eq!(Hosts::of(&blocks(5, 1)), Hosts::OnePerHost);
         assert_eq!(Hosts::of(&blocks(5, 5)), Hosts::OneHost);
         assert_eq!(Hosts::of(&blocks(64, 8)), Hosts::SharedInBlocks);
@@ -1059,8 +1069,8 @@ mod tests {
     fn hosts_in_blocks_with_a_short_last_host_take_the_hostblocks_rules_and_their_own() {
         let t = Table::default_table();
         // 250 ranks on hosts of 16: 15 full hosts and one of 10.
-        let host_of: Vec<usize> = (0..250).map(|r| r / 16).collect();
-        let placed = |coll, bytes: usize| Shape { hosts: Hosts::of(&host_of), layout: Layout::of(&host_of), ..shape(coll, bytes, 250) };
+        let host_of = host_blocks(250, 16);
+        let placed = |coll, bytes: usize| placed_shape(coll, bytes, &host_of);
         assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
         for (coll, bytes, algorithm, rule) in [
             (Allreduce, 1 << 10, Hierarchical, "hostblocks<=16"),
@@ -1084,9 +1094,9 @@ mod tests {
         // Not the `scattered` rules (ranks dealt round robin), nor `shortlast`
         // on equal blocks or beyond the measured sizes and process counts.
         not_by_rule(&t, &[placed(Reduce, 512 << 10), placed(Allreduce, 4 << 10), placed(Reduce, 16 << 10)], "scattered");
-        let equal: Vec<usize> = (0..240).map(|r| r / 16).collect();
-        let short = |p: usize| -> Vec<usize> { (0..p).map(|r| r / 16).collect() };
-        let at = |h: &[usize], coll, bytes| Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(coll, bytes, h.len()) };
+        let equal = host_blocks(240, 16);
+        let short = |p: usize| host_blocks(p, 16);
+        let at = |h: &[usize], coll, bytes| placed_shape(coll, bytes, h);
         not_by_rule(
             &t,
             &[at(&equal, Allreduce, 512 << 10), at(&short(90), Allreduce, 512 << 10), at(&short(1010), Allreduce, 512 << 10), placed(Allreduce, 1 << 20), placed(ReduceScatterBlock, 4 << 10)],
@@ -1443,8 +1453,8 @@ mod tests {
     #[test]
     fn hostblocks_up_to_k_holds_for_blocks_of_at_most_k_ranks() {
         let t = Table::parse("* * * hostblocks<=16 ring\n* * * - tree\n", "t").unwrap();
-        let blocks = |p: usize, k: usize| -> Vec<usize> { (0..p).map(|r| r / k).collect() };
-        let placed = |h: &[usize]| choose(&Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(Allreduce, 1 << 20, h.len()) }, None, &t).algorithm;
+        let blocks = host_blocks;
+        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 1 << 20, h), None, &t).algorithm;
         assert_eq!(placed(&blocks(256, 16)), Ring);
         assert_eq!(placed(&blocks(250, 16)), Ring, "a short last host");
         assert_eq!(placed(&blocks(96, 12)), Ring);
@@ -1460,8 +1470,8 @@ mod tests {
     #[test]
     fn hosts_up_to_n_holds_on_at_most_n_hosts_and_makes_the_choice_depend_on_placement() {
         let t = Table::parse("* * * hostblocks,hosts<=16 ring\n* * * - tree\n", "t").unwrap();
-        let blocks = |p: usize, k: usize| -> Vec<usize> { (0..p).map(|r| r / k).collect() };
-        let placed = |h: &[usize]| choose(&Shape { hosts: Hosts::of(h), layout: Layout::of(h), ..shape(Allreduce, 32 << 10, h.len()) }, None, &t).algorithm;
+        let blocks = host_blocks;
+        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 32 << 10, h), None, &t).algorithm;
         assert_eq!(placed(&blocks(384, 24)), Ring, "16 hosts of 24");
         assert_eq!(placed(&blocks(384, 8)), Tree, "48 hosts of 8");
         assert_eq!(placed(&blocks(64, 4)), Ring, "16 hosts of 4");

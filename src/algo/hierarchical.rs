@@ -496,6 +496,11 @@ mod tests {
         assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m, None), single(8, &m));
     }
 
+    /// A reduce of 16 KiB with one rank on each of 16 hosts: a call, not a lane.
+    fn reduce_of_16k_on_16_hosts() -> Shape {
+        Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), floating: true, reproducible: false, shared_memory: true }
+    }
+
     #[test]
     fn lanes_take_the_lane_rules_first_and_one_rank_per_host_calls_do_not() {
         let table = Table::parse("reduce 4K-32K 8-16 lane knomial_tree\nreduce * * oneperhost binary_blocks\n", "t").unwrap();
@@ -504,7 +509,7 @@ mod tests {
         assert_eq!(lane(16, 8), "knomial_tree", "8 lanes of 2 KiB: 16 KiB on a link");
         assert_eq!(lane(16, 32), "binary_blocks", "32 lanes of 2 KiB: 64 KiB, beyond the lane rule");
         assert_eq!(lane(4, 8), "binary_blocks", "4 hosts: fewer than the lane rule's");
-        let single = Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), floating: true, reproducible: false, shared_memory: true };
+        let single = reduce_of_16k_on_16_hosts();
         assert_eq!(crate::select::choose(&single, None, &table).algorithm.name(), "binary_blocks", "a call with one rank per host is no lane");
     }
 
@@ -519,7 +524,7 @@ mod tests {
         assert_eq!(lane(Collective::Allreduce, 2 << 10, 16, 16), "recursive_doubling", "32 KiB on 16 x 16");
         assert_eq!(lane(Collective::Allreduce, 4 << 10, 16, 16), "rabenseifner", "64 KiB: beyond the lane rule");
         // One rank per host, not a lane: Rabenseifner's power-of-two rule.
-        let single = Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), floating: true, reproducible: false, shared_memory: true };
+        let single = reduce_of_16k_on_16_hosts();
         assert_eq!(crate::select::choose(&single, None, &table).algorithm.name(), "rabenseifner");
     }
 
