@@ -674,3 +674,41 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
         }
     }
 }
+
+/// The two-level allreduce of 2 KiB (256 doubles) on 8 hosts of 12 ranks:
+/// the lanes' blocks are 21 or 22 elements (168 or 176 B), and every lane
+/// must run the algorithm the table names for the whole vector across a
+/// host's link (`allreduce 2K-32K 4-16 lane recursive_doubling`), not one
+/// per block size (168 B × 12 = 2016 B fell under the lane rule, to
+/// halving & doubling). Within the hosts every rank sends alike (the
+/// circulant), so all ranks send the same number of messages: lg 8 = 3
+/// across hosts each.
+#[test]
+fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
+    let (p, per_host, n) = (96, 12, 256);
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
+    let model = CostModel::default();
+    let none = Blocks::even(0, 1);
+    let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
+    let hosts: Vec<usize> = (0..p).map(|r| r / per_host).collect();
+    let per_rank = InProcess::run(p, |t| {
+        let counting = Counting::new(t);
+        let ring: Vec<usize> = (0..p).collect();
+        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+        let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
+        (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+        counting.traffic()
+    });
+    let host_sends = InProcess::run(per_host, |t| {
+        let counting = Counting::new(t);
+        let ring: Vec<usize> = (0..per_host).collect();
+        let one_host = vec![0; per_host];
+        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts: &one_host, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+        let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
+        (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+        counting.traffic().messages_sent
+    });
+    for (r, traffic) in per_rank.iter().enumerate() {
+        assert_eq!(traffic.messages_sent, host_sends[r % per_host] + 3, "rank {r}: {} messages", traffic.messages_sent);
+    }
+}

@@ -100,20 +100,22 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// [`Hosts::Lane`]: the table's `lane` rules, then its `oneperhost` ones) or
 /// all on one (a host's ranks): the active table's choice for such a call, where that is
 /// a single-level algorithm fastred runs (the table's rules were measured in
-/// those regimes), else [`best_single_level`]'s. `lanes` lanes run at once,
-/// sharing each host's link (1 within a host): a rule measured with one rank
-/// per host is looked up at the bytes that cross a host's link,
-/// `lanes`·`bytes` (a lane of 16 KiB among 16 is a link's 256 KiB).
+/// those regimes), else [`best_single_level`]'s. The lanes of a host run at
+/// once, sharing its link: a rule measured with one rank per host is looked
+/// up at the bytes that cross a host's link, `link_bytes` (the whole vector:
+/// 16 lanes of 16 KiB are a link's 256 KiB; within a host, `bytes`). Every
+/// lane looks up the same `link_bytes`, so all run the same algorithm even
+/// where their blocks differ by an element.
 #[allow(clippy::too_many_arguments)]
-fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, lanes: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
+fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, link_bytes: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
     let layout = if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) };
-    let shape = Shape { coll, bytes: bytes.saturating_mul(lanes.max(1)), elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, floating: canonical, reproducible: canonical, shared_memory: true };
+    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let choice = crate::select::choose(&shape, None, table);
     let chosen = choice.algorithm;
     if chosen.descriptor().run.is_some() && !chosen.descriptor().uses_hosts {
         let phase = if hosts == Hosts::Lane { "across hosts" } else { "within a host" };
-        log::trace!("two-level {} {phase}: {bytes} B on {procs} processes, {lanes} at once: {} ({})", coll.name(), chosen.name(), choice.reason);
+        log::trace!("two-level {} {phase}: {bytes} B on {procs} processes, {link_bytes} B across a host's link: {} ({})", coll.name(), chosen.name(), choice.reason);
         return Some(chosen.descriptor());
     }
     best_single_level(coll, bytes, procs, canonical, model).map(|(d, _)| d)
@@ -121,14 +123,14 @@ fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, h
 
 /// Run `coll` over the processes of `t` (a host's ranks: `hosts` is
 /// [`Hosts::OneHost`], or a lane: [`Hosts::Lane`]) with
-/// [`phase_algorithm`]'s choice (`lanes` of them at once): allreduce, reduce
-/// to `root`, or reduce-scatter into `blocks`.
+/// [`phase_algorithm`]'s choice for `link_bytes` across a host's link:
+/// allreduce, reduce to `root`, or reduce-scatter into `blocks`.
 #[allow(clippy::too_many_arguments)]
-fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, hosts: Hosts, lanes: usize, job: &Job) -> MpiResult {
+fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Collective, blocks: &Blocks, root: usize, hosts: Hosts, link_bytes: usize, job: &Job) -> MpiResult {
     if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, lanes, job.table, job.model, job.canonical) else {
+    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, link_bytes, job.table, job.model, job.canonical) else {
         return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
@@ -183,7 +185,7 @@ impl WithinHost {
 fn within_host(on_host: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], segments: &[Range<usize>], position: &RingPosition, how: WithinHost, job: &Job) -> MpiResult {
     let blocks = || Blocks::from_counts(segments.iter().map(|s| s.len() / op.elem_size()));
     if job.canonical {
-        return single_level(on_host, op, buf, Collective::ReduceScatter, &blocks(), 0, Hosts::OneHost, 1, job);
+        return single_level(on_host, op, buf, Collective::ReduceScatter, &blocks(), 0, Hosts::OneHost, buf.len(), job);
     }
     match how {
         WithinHost::Halving => halving_doubling::reduce_scatter(on_host, op, buf, &blocks()),
@@ -293,7 +295,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let part = parts.part[g.my_local].clone();
     let lane = Subset::new(t, &g.lane, g.my_lane_position);
     let lane_blocks = parts.lane_blocks(g.my_local);
-    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::Lane, g.lanes, job)?;
+    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::Lane, buf.len(), job)?;
     // 3. Hand each block of my host in this part to its rank.
     for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
         let block = &work[parts.at[r].clone()];
@@ -347,7 +349,8 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         let lane = Subset::new(t, &g.lane, g.my_lane_position);
         let root_host = job.hosts[job.root];
         let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
-        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, g.lanes, job)?;
+        let link_bytes = buf.len();
+        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, link_bytes, job)?;
     }
 
     // 3. Back within the host.
@@ -433,7 +436,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
     let step2 = match table {
-        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, lanes, table, m, false)
+        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, table, m, false)
             .and_then(|d| d.estimate)
             .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
         None => best(coll, lane_bytes, hosts, &shared),
@@ -505,7 +508,7 @@ mod tests {
     fn lanes_take_the_lane_rules_first_and_one_rank_per_host_calls_do_not() {
         let table = Table::parse("reduce 4K-32K 8-16 lane knomial_tree\nreduce * * oneperhost binary_blocks\n", "t").unwrap();
         let m = CostModel::default();
-        let lane = |hosts, lanes| phase_algorithm(Collective::Reduce, 2 << 10, 256, hosts, Hosts::Lane, lanes, &table, &m, false).unwrap().name;
+        let lane = |hosts, lanes: usize| phase_algorithm(Collective::Reduce, 2 << 10, 256, hosts, Hosts::Lane, lanes * (2 << 10), &table, &m, false).unwrap().name;
         assert_eq!(lane(16, 8), "knomial_tree", "8 lanes of 2 KiB: 16 KiB on a link");
         assert_eq!(lane(16, 32), "binary_blocks", "32 lanes of 2 KiB: 64 KiB, beyond the lane rule");
         assert_eq!(lane(4, 8), "binary_blocks", "4 hosts: fewer than the lane rule's");
@@ -516,7 +519,7 @@ mod tests {
     #[test]
     fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_and_recursive_doubling() {
         let (table, m) = (Table::default_table(), CostModel::default());
-        let lane = |coll, bytes, hosts, lanes| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes, &table, &m, false).unwrap().name;
+        let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, &table, &m, false).unwrap().name;
         assert_eq!(lane(Collective::Reduce, 1 << 10, 16, 16), "knomial_tree", "16 KiB on 16 x 16");
         assert_eq!(lane(Collective::Reduce, 1 << 10, 4, 16), "knomial_tree", "16 KiB on 4 x 16");
         assert_eq!(lane(Collective::Allreduce, 512, 8, 8), "recursive_doubling", "4 KiB on 8 x 8");
@@ -532,11 +535,11 @@ mod tests {
     fn lanes_look_rules_up_at_the_bytes_that_cross_a_link() {
         let table = Table::parse("allreduce 256K- * oneperhost ring\nallreduce * * - recursive_doubling\n", "t").unwrap();
         let m = CostModel::default();
-        let lane = |lanes| phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::Lane, lanes, &table, &m, false).unwrap().name;
+        let lane = |lanes: usize| phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::Lane, lanes * (16 << 10), &table, &m, false).unwrap().name;
         assert_eq!(lane(1), "recursive_doubling");
         assert_eq!(lane(16), "ring", "16 lanes of 16 KiB put 256 KiB on each host's link");
         // Within a host nothing is shared.
-        let host = phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OneHost, 1, &table, &m, false).unwrap().name;
+        let host = phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OneHost, 16 << 10, &table, &m, false).unwrap().name;
         assert_eq!(host, "recursive_doubling");
     }
 
