@@ -869,9 +869,20 @@ mod tests {
             (4 << 10, 64, 8, Tree),
             // 64-256 processes on hosts of up to 16: the two-level algorithm
             // (its lanes across 4-16 hosts run the `lane` rules) from 8 KiB, and
-            // from 4 KiB at 128 processes.
+            // from 4 KiB at 96 processes, 2 KiB on 16 x 8.
             (4 << 10, 128, 8, Hierarchical),
-            (4 << 10, 256, 16, Tree), // 4 KiB: the two-level algorithm on hosts of 8 only
+            (4 << 10, 96, 12, Hierarchical),
+            (4 << 10, 256, 16, Hierarchical),
+            (2 << 10, 128, 8, Hierarchical),
+            (2 << 10, 256, 8, KnomialTree), // 32 hosts: not `hosts<=16`
+            (2 << 10, 192, 12, KnomialTree), // hosts of 12: not `hostblocks<=8`
+            // On hosts of 24 from 16 KiB at 192-256, from 8 KiB at 257-1008.
+            (16 << 10, 192, 24, Hierarchical),
+            (8 << 10, 192, 24, Tree),
+            (8 << 10, 384, 24, Hierarchical),
+            (32 << 10, 1008, 24, Hierarchical),
+            (4 << 10, 504, 24, Tree),
+            (16 << 10, 1200, 24, Tree), // beyond the measured 1008
             (16 << 10, 256, 16, Hierarchical),
             (8 << 10, 64, 16, Hierarchical),
             ((16 << 10) + 8, 128, 8, Hierarchical),
@@ -915,15 +926,17 @@ mod tests {
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
         // Blocks of a size not a power of two (12, 24 ranks) take the same
-        // rules; the two-level reduce only on hosts of up to 16 (`hostblocks<=16`).
+        // rules; the two-level reduce on hosts of up to 16 (`hostblocks<=16`), on
+        // hosts of 24 from 8 or 16 KiB.
         for (coll, bytes, p, k, algorithm) in [
             (Reduce, 8 << 10, 240, 12, Hierarchical),
             (Reduce, 8 << 10, 240, 24, Tree),
             (Allreduce, 32 << 10, 192, 24, Hierarchical),
             (Allreduce, 32 << 10, 384, 24, Hierarchical), // 16 hosts (`hosts<=16`)
             (Reduce, 8 << 10, 504, 12, Hierarchical),
-            (Reduce, 8 << 10, 504, 24, Tree),
-            (Reduce, 32 << 10, 240, 24, BinaryBlocks),
+            (Reduce, 8 << 10, 504, 24, Hierarchical),
+            (Reduce, 32 << 10, 240, 24, Hierarchical), // hosts of 24: 16-32 KiB at 192-256
+            (Reduce, 32 << 10, 480, 24, Hierarchical), // 8-32 KiB at 257-1008
             (Reduce, 512 << 10, 960, 24, BinaryBlocks),
             (Allreduce, 128 << 10, 480, 12, Rabenseifner),
         ] {
@@ -931,13 +944,14 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
         }
         // At 1008 processes (fat tree 42 x 24, the largest measured): the
-        // same rules, and the two-level algorithm for the allreduce up to 8 KiB.
+        // same rules, and the two-level algorithm for the allreduce up to 8 KiB
+        // and the reduce of 8-32 KiB.
         for (coll, bytes, algorithm) in [
             (Allreduce, 2 << 10, Hierarchical),
             (Allreduce, 8 << 10, Hierarchical),
             (Allreduce, 32 << 10, Rabenseifner),
-            (Reduce, 8 << 10, Tree), // hosts of 24: not the two-level rule (`hostblocks<=16`)
-            (Reduce, 32 << 10, BinaryBlocks),
+            (Reduce, 8 << 10, Hierarchical), // hosts of 24: 8-32 KiB at 257-1008 (stop 43)
+            (Reduce, 32 << 10, Hierarchical),
             (Reduce, 128 << 10, BinaryBlocks),
             (Reduce, 512 << 10, BinaryBlocks),
         ] {
@@ -1074,7 +1088,7 @@ mod tests {
         assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
         for (coll, bytes, algorithm, rule) in [
             (Allreduce, 1 << 10, Hierarchical, "hostblocks<=16"),
-            (Allreduce, 2 << 10, RecursiveDoubling, "shortlast"),
+            (Allreduce, 2 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 4 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 32 << 10, Rabenseifner, "shortlast"),
             (Allreduce, 8 << 10, Hierarchical, "hostblocks<=24"),
