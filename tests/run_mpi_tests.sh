@@ -311,7 +311,7 @@ check "hostblocks-up-to-3-np6" 600 "collectives: OK AND reduce of [0-9]+ B on 6 
 # allreduce recursive doubling, and the results are right.
 printf 'reduce * 4-16 lane knomial_tree\nallreduce * 4-16 lane recursive_doubling\n' >"$out/lanes.table"
 cat "$root/src/tuning/default.table" >>"$out/lanes.table"
-check "lane-rules-4-hosts-np8" 600 "collectives: OK AND two-level reduce across hosts: [0-9]+ B on 4 processes, 2 at once: knomial_tree \($out/lanes.table line 1: reduce \* 4-16 lane knomial_tree AND two-level allreduce across hosts: [0-9]+ B on 4 processes, 2 at once: recursive_doubling \($out/lanes.table line 2" 8 \
+check "lane-rules-4-hosts-np8" 600 "collectives: OK AND two-level reduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: knomial_tree \($out/lanes.table line 1: reduce \* 4-16 lane knomial_tree AND two-level allreduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: recursive_doubling \($out/lanes.table line 2" 8 \
     env FAKE_BLOCK=2 "$FAKE" $P FASTRED_TUNING="$out/lanes.table" FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/collectives" own shapes
 # Pieces only between hosts (each end must cut a message alike).
 check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $P FASTRED_PIECE=1K "$out/collectives" own $variant_mode
