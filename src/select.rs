@@ -918,7 +918,10 @@ mod tests {
             (Allreduce, 16 << 10, 504, Hierarchical),
             (Allreduce, 16 << 10, 256, Hierarchical),
             (Reduce, 1 << 10, 64, KnomialTree),
-            (ReduceScatterBlock, 4 << 10, 64, Rabenseifner),
+            // The reduce-scatter: the two-level algorithm (halving & doubling
+            // lanes) on up to 16 hosts at 64-384, halving & doubling beyond.
+            (ReduceScatterBlock, 4 << 10, 64, Hierarchical),
+            (ReduceScatterBlock, 4 << 10, 256, Rabenseifner), // 32 hosts
             (ReduceScatterBlock, 8000, 1000, Rabenseifner),
         ] {
             let c = choose(&Shape { coll, ..blocks(bytes, p, 8) }, None, &t);
@@ -1098,7 +1101,7 @@ mod tests {
             (Reduce, 8 << 10, Hierarchical, "hostblocks<=16"),
             (Reduce, 64 << 10, BinaryBlocks, "hostblocks"),
             (Reduce, 256 << 10, Rabenseifner, "shortlast"),
-            (ReduceScatterBlock, 2 << 10, Rabenseifner, "hostblocks"),
+            (ReduceScatterBlock, 2 << 10, Hierarchical, "hostblocks<=24"),
             (ReduceScatterBlock, 64 << 10, Rabenseifner, "shortlast"),
         ] {
             let c = choose(&placed(coll, bytes), None, &t);

@@ -517,7 +517,7 @@ mod tests {
     }
 
     #[test]
-    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_and_recursive_doubling() {
+    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_and_halving_doubling() {
         let (table, m) = (Table::default_table(), CostModel::default());
         let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, &table, &m, false).unwrap().name;
         assert_eq!(lane(Collective::Reduce, 1 << 10, 16, 16), "knomial_tree", "16 KiB on 16 x 16");
@@ -526,6 +526,10 @@ mod tests {
         assert_eq!(lane(Collective::Allreduce, 1 << 10, 4, 16), "recursive_doubling", "16 KiB on 4 x 16");
         assert_eq!(lane(Collective::Allreduce, 2 << 10, 16, 16), "recursive_doubling", "32 KiB on 16 x 16");
         assert_eq!(lane(Collective::Allreduce, 4 << 10, 16, 16), "rabenseifner", "64 KiB: beyond the lane rule");
+        assert_eq!(lane(Collective::Reduce, 256, 8, 8), "knomial_tree", "2 KiB on 8 x 8");
+        assert_eq!(lane(Collective::Reduce, 128, 8, 8), "tree", "1 KiB: the tree rules");
+        assert_eq!(lane(Collective::ReduceScatterBlock, 512, 16, 12), "rabenseifner", "6 KiB on 16 x 12");
+        assert_eq!(lane(Collective::ReduceScatter, 2 << 10, 8, 16), "rabenseifner", "32 KiB on 8 x 16");
         // One rank per host, not a lane: Rabenseifner's power-of-two rule.
         let single = reduce_of_16k_on_16_hosts();
         assert_eq!(crate::select::choose(&single, None, &table).algorithm.name(), "rabenseifner");
