@@ -11,9 +11,10 @@
 //!    more than its copies cost, else the ring (Patarasuk & Yuan §3.2)
 //!    ([`WithinHost`]);
 //! 2. lane l (the ranks of local index l, one per host) reduces block l
-//!    across the hosts: L inter-host operations at once, each with the
-//!    algorithm the active table chooses for one rank per host, its block
-//!    and host count (the α-β-γ model's where the table names none);
+//!    across the hosts: L inter-host operations at once, all with the
+//!    algorithm the active table chooses for a lane (one rank per host) of
+//!    the host count at the whole vector's bytes, which cross each host's
+//!    link (the α-β-γ model's where the table names none);
 //! 3. allreduce: within each host, the allgather of the L blocks that
 //!    reverses step 1; reduce: the lane ranks on the root's host send their
 //!    blocks to the root, which posts all its receives at once (with
@@ -350,7 +351,8 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         let root_host = job.hosts[job.root];
         let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
         let link_bytes = buf.len();
-        single_level(&lane, op, &mut buf[segments[g.my_local].clone()], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, link_bytes, job)?;
+        let block = segments[g.my_local].clone();
+        single_level(&lane, op, &mut buf[block], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, link_bytes, job)?;
     }
 
     // 3. Back within the host.
