@@ -260,6 +260,10 @@ enum Condition {
     /// algorithm's lanes then cross at most N hosts, where the `lane` rules
     /// apply).
     HostsUpTo(usize),
+    /// `hostspow2`: the ranks sit on a power of two of hosts, at least 2
+    /// (the two-level algorithm's lanes then run recursive doubling without
+    /// its removal steps).
+    HostsPow2,
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
@@ -278,7 +282,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 21] = [
+    const NAMES: [(&'static str, Condition); 22] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -296,6 +300,7 @@ impl Condition {
         ("scattered", Condition::HostsScattered),
         ("shortlast", Condition::ShortLastHost),
         ("lane", Condition::Lane),
+        ("hostspow2", Condition::HostsPow2),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -325,6 +330,7 @@ impl Condition {
             Condition::HostBlocks => s.hosts.in_blocks(),
             Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
             Condition::HostsUpTo(n) => s.layout.hosts <= n,
+            Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
@@ -452,8 +458,8 @@ impl Table {
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
         let model_decides = rule(false, Hosts::OnePerHost, s.layout).is_some_and(|r| r.target == Target::Model) && s.procs > 2;
         // The layout is not known yet either: also as few hosts as can be
-        // (for `hosts<=N`).
-        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }];
+        // (for `hosts<=N`), and two (for `hostspow2`).
+        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, Layout { hosts: 2, fewest: 1, most: 1 }];
         model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| rule(t, h, l).map(|r| r.line) != first)))
     }
 
@@ -1090,7 +1096,7 @@ mod tests {
         let placed = |coll, bytes: usize| placed_shape(coll, bytes, &host_of);
         assert_eq!(placed(Allreduce, 8).hosts, Hosts::SharedInBlocksShortLast);
         for (coll, bytes, algorithm, rule) in [
-            (Allreduce, 1 << 10, Hierarchical, "hostblocks<=16"),
+            (Allreduce, 1 << 10, Hierarchical, "hostspow2"), // 16 hosts
             (Allreduce, 2 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 4 << 10, Hierarchical, "hostblocks<=24"),
             (Allreduce, 32 << 10, Rabenseifner, "shortlast"),
@@ -1498,6 +1504,25 @@ mod tests {
         for bad in ["* * * hosts<= ring", "* * * hosts<=x ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn hosts_pow2_holds_on_a_power_of_two_of_hosts_and_makes_the_choice_depend_on_placement() {
+        let t = Table::parse("* * * hostblocks,hostspow2 ring\n* * * - tree\n", "t").unwrap();
+        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 1 << 10, h), None, &t).algorithm;
+        assert_eq!(placed(&host_blocks(96, 12)), Ring, "8 hosts of 12");
+        assert_eq!(placed(&host_blocks(96, 8)), Tree, "12 hosts of 8");
+        assert_eq!(placed(&host_blocks(96, 24)), Ring, "4 hosts of 24");
+        assert_eq!(placed(&host_blocks(120, 8)), Tree, "15 hosts of 8");
+        assert_eq!(placed(&[0; 8]), Tree, "one host");
+        // Before the placement is known (one rank per host assumed, 96 hosts:
+        // not a power of two) the rule could still hold.
+        assert!(t.depends_on_placement(&shape(Allreduce, 1 << 10, 96)));
+        // The default table: the allreduce of 1 KiB at 96-256 on hosts in blocks.
+        let d = Table::default_table();
+        let default = |h: &[usize]| choose(&placed_shape(Allreduce, 1 << 10, h), None, &d).algorithm;
+        assert_eq!((default(&host_blocks(96, 12)), default(&host_blocks(96, 8))), (Hierarchical, RecursiveDoubling));
+        assert_eq!((default(&host_blocks(128, 8)), default(&host_blocks(160, 16))), (Hierarchical, RecursiveDoubling));
     }
 
     #[test]
