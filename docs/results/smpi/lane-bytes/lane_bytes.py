@@ -17,7 +17,9 @@ Files:
   hosts of 24 at 192 and 384, the reduce of 4-32 KiB), lane fix, table before.
 - lane-knomial_tree-M, lane-tree-M: the two-level reduce of 1-4 KiB with a
   first table rule `reduce 1025-4K 4-16 lane knomial_tree|tree`.
-- after-M: the default with this stop's build (fix and rules).
+- after-M: the default with this stop's build (fix and rules); for the
+  allreduce of 1 KiB at 96-256 processes, pow2hosts-after-M (the
+  `hostspow2` rule, pow2hosts.py).
 - before: ../lanes/after-M (the default of 1815bab, stop 42's machines) or
   before-M (the same build, run this stop on the new machines).
 The other algorithms do not use the lanes: their times in ../lanes/algos-M
@@ -48,6 +50,8 @@ rows = []
 for f in sorted(glob.glob('after-*.csv')):
     m = f[6:-4]
     after = load(f)
+    for key, v in load(f'pow2hosts-after-{m}.csv').items():
+        after[key].update(v)  # the allreduce of 1 KiB after the `hostspow2` rule
     before = merged(f'../lanes/after-{m}.csv', f'before-{m}.csv')
     others = merged(f'../lanes/algos-{m}.csv', skip=('default', 'hierarchical'))
     for key, v in merged(f'algos-{m}.csv', f'fix-{m}.csv', f'lane-knomial_tree-{m}.csv', f'lane-tree-{m}.csv', skip=('default',)).items():
