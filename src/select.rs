@@ -453,10 +453,11 @@ impl Table {
     /// `topology` and `hosts`; only then is the placement worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
         let rule = |topology, hosts, layout| self.lookup(&Shape { topology, hosts, layout, ..*s });
-        let first = rule(false, Hosts::OnePerHost, s.layout).map(|r| r.line);
+        let one_per_host = rule(false, Hosts::OnePerHost, s.layout);
+        let first = one_per_host.map(|r| r.line);
         // A `model` rule: the model's costs depend on where the ranks are
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
-        let model_decides = rule(false, Hosts::OnePerHost, s.layout).is_some_and(|r| r.target == Target::Model) && s.procs > 2;
+        let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
         // The layout is not known yet either: also as few hosts as can be
         // (for `hosts<=N`), and two (for `hostspow2`).
         let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, Layout { hosts: 2, fewest: 1, most: 1 }];

@@ -690,25 +690,20 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
     let model = CostModel::default();
     let none = Blocks::even(0, 1);
     let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
-    let hosts: Vec<usize> = (0..p).map(|r| r / per_host).collect();
-    let per_rank = InProcess::run(p, |t| {
-        let counting = Counting::new(t);
-        let ring: Vec<usize> = (0..p).collect();
-        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
-        let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
-        (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
-        counting.traffic()
-    });
-    let host_sends = InProcess::run(per_host, |t| {
-        let counting = Counting::new(t);
-        let ring: Vec<usize> = (0..per_host).collect();
-        let one_host = vec![0; per_host];
-        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts: &one_host, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
-        let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
-        (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
-        counting.traffic().messages_sent
-    });
-    for (r, traffic) in per_rank.iter().enumerate() {
-        assert_eq!(traffic.messages_sent, host_sends[r % per_host] + 3, "rank {r}: {} messages", traffic.messages_sent);
+    // Messages each rank sends in the two-level allreduce with rank r on host `hosts[r]`.
+    let messages_sent = |hosts: &[usize]| {
+        InProcess::run(hosts.len(), |t| {
+            let counting = Counting::new(t);
+            let ring: Vec<usize> = (0..hosts.len()).collect();
+            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+            let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
+            (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+            counting.traffic().messages_sent
+        })
+    };
+    let per_rank = messages_sent(&(0..p).map(|r| r / per_host).collect::<Vec<_>>());
+    let host_sends = messages_sent(&vec![0; per_host]);
+    for (r, &sent) in per_rank.iter().enumerate() {
+        assert_eq!(sent, host_sends[r % per_host] + 3, "rank {r}: {sent} messages");
     }
 }
