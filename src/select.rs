@@ -256,6 +256,10 @@ enum Condition {
     /// host (the two-level reduce of short vectors gathers one block per
     /// lane at its root: it wins on hosts of 8-16 ranks, not of 24).
     HostBlocksUpTo(usize),
+    /// `hostblocks>=N`: [`Condition::HostBlocks`] with at least N ranks on a
+    /// host (hosts of 32 and 64 cores, where the two-level algorithm wins at
+    /// sizes where it loses on hosts of 8-24).
+    HostBlocksFrom(usize),
     /// `hosts<=N`: the ranks sit on at most N hosts (the two-level
     /// algorithm's lanes then cross at most N hosts, where the `lane` rules
     /// apply).
@@ -309,8 +313,11 @@ impl Condition {
 
     /// The conditions written `PREFIX` N: the prefix, the condition, what N counts.
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 2] =
-        [("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host"), ("hosts<=", Condition::HostsUpTo, "host count")];
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 3] = [
+        ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host"),
+        ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host"),
+        ("hosts<=", Condition::HostsUpTo, "host count"),
+    ];
 
     fn holds(self, s: &Shape) -> bool {
         match self {
@@ -329,6 +336,7 @@ impl Condition {
             Condition::SharedHosts => s.hosts.shared(),
             Condition::HostBlocks => s.hosts.in_blocks(),
             Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
+            Condition::HostBlocksFrom(k) => s.hosts.in_blocks() && s.layout.most >= k,
             Condition::HostsUpTo(n) => s.layout.hosts <= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
             Condition::HostsScattered => s.hosts == Hosts::Shared,
@@ -459,8 +467,10 @@ impl Table {
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
         let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
         // The layout is not known yet either: also as few hosts as can be
-        // (for `hosts<=N`), and two (for `hostspow2`).
-        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, Layout { hosts: 2, fewest: 1, most: 1 }];
+        // (for `hosts<=N`), and the ranks on two hosts (for `hostspow2` and
+        // `hostblocks>=N`).
+        let two_hosts = Layout { hosts: 2, fewest: s.procs / 2, most: s.procs.div_ceil(2) };
+        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, two_hosts];
         model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| rule(t, h, l).map(|r| r.line) != first)))
     }
 
@@ -1000,13 +1010,56 @@ mod tests {
                 blocks(504, 256, 8),
                 Shape { coll: Allreduce, ..blocks((16 << 10) + 8, 512, 8) },
                 Shape { coll: Allreduce, ..blocks(16 << 10, 1008, 8) },
-                blocks((512 << 10) + 8, 256, 8),
+                blocks((512 << 10) - 8, 48, 8),
+                blocks(2 << 20, 1032, 8),
                 Shape { coll: Allreduce, ..blocks((128 << 10) + 8, 256, 8) },
                 Shape { coll: ReduceScatter, ..blocks(16 << 10, 256, 8) },
                 Shape { coll: ReduceScatterBlock, ..blocks(128 << 10, 240, 16) },
             ],
             "hostblocks",
         );
+    }
+
+    #[test]
+    fn long_reduces_on_hosts_in_blocks_run_the_chain_or_binary_blocks() {
+        let t = Table::default_table();
+        let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
+        for (bytes, p, k, algorithm) in [
+            (2 << 20, 32, 8, Pipeline),
+            (2 << 20, 96, 8, Pipeline),
+            (2 << 20, 128, 8, BinaryBlocks),
+            (8 << 20, 128, 8, Pipeline),
+            (32 << 20, 256, 16, Pipeline),
+            (8 << 20, 512, 16, BinaryBlocks),
+            (512 << 10, 32, 8, BinaryBlocks),
+            (1 << 20, 1024, 64, BinaryBlocks),
+        ] {
+            let c = choose(&blocks(bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
+        }
+        // Below 32 processes and beyond 1024: no rule of these.
+        not_by_rule(&t, &[blocks(8 << 20, 24, 8), blocks(8 << 20, 1032, 8)], "hostblocks");
+    }
+
+    #[test]
+    fn hosts_of_32_and_64_ranks_take_their_rules() {
+        let t = Table::default_table();
+        let blocks = |coll, bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(coll, bytes, p) };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 2 << 10, 128, 32, Hierarchical),
+            (Allreduce, 32 << 10, 512, 64, Hierarchical),
+            (Allreduce, 32 << 10, 512, 16, Rabenseifner), // hosts of 16: 32 hosts
+            (Reduce, 2 << 10, 1024, 64, Tree), // ahead of the `few` rules
+            (Reduce, 2 << 10, 512, 16, Hierarchical),
+            (Reduce, 2 << 10, 128, 16, KnomialTree),
+            (Reduce, 32 << 10, 256, 32, Hierarchical),
+            (Reduce, 32 << 10, 96, 24, BinaryBlocks), // hosts of 24
+            (Reduce, 64 << 10, 256, 64, BinaryBlocks),
+        ] {
+            let c = choose(&blocks(coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+        }
     }
 
     #[test]
@@ -1487,6 +1540,23 @@ mod tests {
         assert_eq!(placed(&blocks(8, 1)), Tree, "one rank per host");
         assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 256)));
         for bad in ["* * * hostblocks<= ring", "* * * hostblocks<=x ring", "* * * hostblocks<16 ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hostblocks_from_k_holds_for_blocks_of_at_least_k_ranks_and_makes_the_choice_depend_on_placement() {
+        let t = Table::parse("* * * hostblocks>=32 ring\n* * * - tree\n", "t").unwrap();
+        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 32 << 10, h), None, &t).algorithm;
+        assert_eq!(placed(&host_blocks(256, 32)), Ring, "8 hosts of 32");
+        assert_eq!(placed(&host_blocks(1024, 64)), Ring, "16 hosts of 64");
+        assert_eq!(placed(&host_blocks(100, 32)), Ring, "a short last host");
+        assert_eq!(placed(&host_blocks(384, 24)), Tree, "hosts of 24");
+        assert_eq!(placed(&host_blocks(8, 1)), Tree, "one rank per host");
+        // Before the placement is known (one rank per host assumed) the rule
+        // could still hold.
+        assert!(t.depends_on_placement(&shape(Allreduce, 32 << 10, 256)));
+        for bad in ["* * * hostblocks>= ring", "* * * hostblocks>=x ring", "* * * hostblocks>32 ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }
     }

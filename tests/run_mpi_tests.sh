@@ -461,6 +461,10 @@ run_case "cli-explain-hosts-of-24" 60 0 "ranks per host: 24, in rank order.* AND
     "$cli" explain --coll reduce --procs 1008 --bytes 8K --ranks-per-host 24
 run_case "cli-explain-hosts-of-24-beyond-1008" 60 0 "ranks per host: 24, in rank order.* AND decision: tree +\(default table line [0-9]+: reduce +4K-16K +64-2000 +hostblocks +tree" \
     "$cli" explain --coll reduce --procs 1200 --bytes 16K --ranks-per-host 24
+run_case "cli-explain-hosts-of-64" 60 0 "ranks per host: 64, in rank order.* AND decision: hierarchical +\(default table line [0-9]+: reduce +16K-32K +64-1024 +hostblocks>=32 +hierarchical" \
+    "$cli" explain --coll reduce --procs 1024 --bytes 32K --ranks-per-host 64
+run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank order.* AND decision: pipeline +\(default table line [0-9]+: reduce +8M-1G +97-256 +hostblocks +pipeline" \
+    "$cli" explain --coll reduce --procs 128 --bytes 8M --ranks-per-host 16
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2

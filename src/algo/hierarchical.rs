@@ -519,7 +519,7 @@ mod tests {
     }
 
     #[test]
-    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_and_halving_doubling() {
+    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_halving_doubling_and_binary_blocks() {
         let (table, m) = (Table::default_table(), CostModel::default());
         let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, &table, &m, false).unwrap().name;
         assert_eq!(lane(Collective::Reduce, 1 << 10, 16, 16), "knomial_tree", "16 KiB on 16 x 16");
@@ -530,6 +530,8 @@ mod tests {
         assert_eq!(lane(Collective::Allreduce, 4 << 10, 16, 16), "rabenseifner", "64 KiB: beyond the lane rule");
         assert_eq!(lane(Collective::Reduce, 256, 8, 8), "knomial_tree", "2 KiB on 8 x 8");
         assert_eq!(lane(Collective::Reduce, 128, 8, 8), "tree", "1 KiB: the tree rules");
+        assert_eq!(lane(Collective::Reduce, 128 << 10, 16, 16), "binary_blocks", "2 MiB on 16 x 16");
+        assert_eq!(lane(Collective::Reduce, 8 << 10, 12, 16), "binary_blocks", "128 KiB on 12 x 16");
         assert_eq!(lane(Collective::ReduceScatterBlock, 512, 16, 12), "rabenseifner", "6 KiB on 16 x 12");
         assert_eq!(lane(Collective::ReduceScatter, 2 << 10, 8, 16), "rabenseifner", "32 KiB on 8 x 16");
         // One rank per host, not a lane: Rabenseifner's power-of-two rule.
