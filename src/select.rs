@@ -1051,6 +1051,7 @@ mod tests {
             (Allreduce, 32 << 10, 512, 64, Hierarchical),
             (Allreduce, 32 << 10, 512, 16, Rabenseifner), // hosts of 16: 32 hosts
             (Reduce, 2 << 10, 1024, 64, Tree), // ahead of the `few` rules
+            (Reduce, 4 << 10, 1024, 64, Tree),
             (Reduce, 2 << 10, 512, 16, Hierarchical),
             (Reduce, 2 << 10, 128, 16, KnomialTree),
             (Reduce, 32 << 10, 256, 32, Hierarchical),
