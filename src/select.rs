@@ -607,6 +607,11 @@ mod tests {
         (0..p).map(|r| r / k).collect()
     }
 
+    /// [`shape`] on p / k hosts of `k` consecutive ranks each.
+    fn in_blocks(coll: Collective, bytes: usize, p: usize, k: usize) -> Shape {
+        Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(coll, bytes, p) }
+    }
+
     /// [`shape`] with rank r on host `host_of[r]`.
     fn placed_shape(coll: Collective, bytes: usize, host_of: &[usize]) -> Shape {
         Shape { hosts: Hosts::of(host_of), layout: Layout::of(host_of), ..shape(coll, bytes, host_of.len()) }
@@ -881,7 +886,7 @@ mod tests {
     #[test]
     fn hosts_in_blocks_at_64_to_2000_take_the_measured_rules() {
         let t = Table::default_table();
-        let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
+        let blocks = |bytes, p, k| in_blocks(Reduce, bytes, p, k);
         for (bytes, p, k, algorithm) in [
             (4 << 10, 64, 8, Tree),
             // 64-256 processes on hosts of up to 16: the two-level algorithm
@@ -1023,7 +1028,7 @@ mod tests {
     #[test]
     fn long_reduces_on_hosts_in_blocks_run_the_chain_or_binary_blocks() {
         let t = Table::default_table();
-        let blocks = |bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(Reduce, bytes, p) };
+        let blocks = |bytes, p, k| in_blocks(Reduce, bytes, p, k);
         for (bytes, p, k, algorithm) in [
             (2 << 20, 32, 8, Pipeline),
             (2 << 20, 96, 8, Pipeline),
@@ -1045,7 +1050,6 @@ mod tests {
     #[test]
     fn hosts_of_32_and_64_ranks_take_their_rules() {
         let t = Table::default_table();
-        let blocks = |coll, bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::SharedInBlocks, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(coll, bytes, p) };
         for (coll, bytes, p, k, algorithm) in [
             (Allreduce, 2 << 10, 128, 32, Hierarchical),
             (Allreduce, 32 << 10, 512, 64, Hierarchical),
@@ -1058,7 +1062,7 @@ mod tests {
             (Reduce, 32 << 10, 96, 24, BinaryBlocks), // hosts of 24
             (Reduce, 64 << 10, 256, 64, BinaryBlocks),
         ] {
-            let c = choose(&blocks(coll, bytes, p, k), None, &t);
+            let c = choose(&in_blocks(coll, bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
         }
     }
