@@ -1070,7 +1070,7 @@ mod tests {
     #[test]
     fn ranks_dealt_round_robin_take_the_scattered_rules() {
         let t = Table::default_table();
-        let cyclic = |coll, bytes: usize, p: usize, k: usize| Shape { hosts: Hosts::Shared, layout: Layout { hosts: p / k, fewest: k, most: k }, ..shape(coll, bytes, p) };
+        let cyclic = |coll, bytes, p, k| Shape { hosts: Hosts::Shared, ..in_blocks(coll, bytes, p, k) };
         assert_eq!(Hosts::of(&[0, 1, 0, 1, 0, 1]), Hosts::Shared, "round robin is scattered");
         for (coll, bytes, p, algorithm) in [
             (Allreduce, 2 << 10, 240, Hierarchical),
@@ -1093,7 +1093,7 @@ mod tests {
         }
         // Not: hosts in blocks, one rank per host, the allreduce at 129-239
         // processes, sizes between the reduce's two rules, the reduce-scatter.
-        let blocks = |coll, bytes: usize, p: usize| Shape { hosts: Hosts::SharedInBlocks, ..cyclic(coll, bytes, p, 8) };
+        let blocks = |coll, bytes, p| in_blocks(coll, bytes, p, 8);
         not_by_rule(
             &t,
             &[
