@@ -33,14 +33,17 @@ LINK = {"bw": "12.5GBps", "lat": "1us"}
 
 
 def torus_dims(n):
-    """Three dimensions, powers of two or near-cubic, whose product is >= n."""
+    """Three dimensions, powers of two or near-cubic, whose product is >= n.
+
+    At most one dimension is 1: SimGrid (3.32) declares a link from a node to
+    itself in every dimension of size 1 and aborts on the second ("Link
+    'torus_link_from_0_to_0_UP' declared several times"), so a prime number of
+    hosts gets a few spare nodes (13 -> 7 x 2 x 1) rather than a ring."""
     best = None
     side = max(1, round(n ** (1 / 3)))
     for a in range(1, 2 * side + 2):
-        for b in range(a, 2 * side + 2):
-            c = math.ceil(n / (a * b))
-            if c < b:
-                continue
+        for b in range(max(a, 2), 2 * side + 2):
+            c = max(b, math.ceil(n / (a * b)))
             key = (a * b * c, c - a)
             if best is None or key < best[0]:
                 best = (key, (c, b, a))
