@@ -1038,13 +1038,45 @@ mod tests {
             (8 << 20, 512, 16, BinaryBlocks),
             (512 << 10, 32, 8, BinaryBlocks),
             (1 << 20, 1024, 64, BinaryBlocks),
+            (8 << 20, 24, 8, Pipeline), // the 4-31 rules
         ] {
             let c = choose(&blocks(bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("hostblocks"), "{}", c.reason);
         }
-        // Below 32 processes and beyond 1024: no rule of these.
-        not_by_rule(&t, &[blocks(8 << 20, 24, 8), blocks(8 << 20, 1032, 8)], "hostblocks");
+        // Beyond 1024: no rule of these.
+        not_by_rule(&t, &[blocks(8 << 20, 1032, 8)], "hostblocks");
+    }
+
+    #[test]
+    fn hosts_in_blocks_at_4_to_31_processes_take_their_rules() {
+        let t = Table::default_table();
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 512, 12, 4, RecursiveDoubling), // not the §4 binary tree
+            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
+            (Allreduce, 8 << 10, 8, 2, Hierarchical),
+            (Allreduce, 32 << 10, 24, 8, Hierarchical),
+            (Reduce, 64, 12, 4, KnomialTree), // ahead of the `few` rules
+            (Reduce, 4 << 10, 6, 2, KnomialTree),
+            (Reduce, 8 << 10, 6, 2, FibonacciTree),
+            (Reduce, 16 << 10, 24, 8, FibonacciTree), // 3 hosts
+            (Reduce, 16 << 10, 24, 4, Hierarchical), // 6 hosts
+            (Reduce, 128 << 10, 12, 4, Hierarchical),
+            (Reduce, 128 << 10, 8, 2, Pipeline), // 8 processes keep the chain
+            (Reduce, 512 << 10, 20, 4, Pipeline),
+            (ReduceScatterBlock, 4 << 10, 12, 4, Hierarchical),
+            (ReduceScatterBlock, 4 << 10, 12, 2, Rabenseifner), // hosts of 2
+            (ReduceScatterBlock, 4 << 10, 16, 4, Rabenseifner), // a power of two
+            (ReduceScatter, 64, 6, 3, Hierarchical),
+            (ReduceScatterBlock, 64, 6, 2, Hierarchical), // 3 x 2
+            (ReduceScatterBlock, 60 << 10, 12, 2, Hierarchical), // 6 x 2 from 48 KiB
+            (ReduceScatterBlock, 32 << 10, 12, 2, Rabenseifner),
+        ] {
+            let c = choose(&in_blocks(coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+        }
+        // One rank per host is not in blocks.
+        not_by_rule(&t, &[shape(Reduce, 16 << 10, 24)], "fibonacci_tree");
     }
 
     #[test]

@@ -147,6 +147,16 @@ for run in $block_runs; do
         "reproducible: OK AND allreduce of 480016 B on $np processes in reproducible mode \\(canonical order\\): hierarchical \\(default table" \
         "$np" env FAKE_BLOCK=$k "$FAKE" $P FASTRED_REPRODUCIBLE=1 FASTRED_LOG=debug "$out/reproducible" quick
 done
+# The default on small hosts in blocks (the 4-31 rules): every collective
+# right, and the rules chosen by placement (2 hosts x 3: the two-level
+# reduce-scatter; MPICH 2 x 2: the k-nomial reduce).
+if [ "$flavour" = openmpi ]; then
+    check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
+        6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
+else
+    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-4K +4-31 +hostblocks +knomial_tree" \
+        4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
+fi
 # Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
 # logic, the same on both MPIs (run on Open MPI; MPICH's oversubscribed runs are slow).
 if [ "$flavour" = openmpi ]; then
@@ -465,6 +475,8 @@ run_case "cli-explain-hosts-of-64" 60 0 "ranks per host: 64, in rank order.* AND
     "$cli" explain --coll reduce --procs 1024 --bytes 32K --ranks-per-host 64
 run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank order.* AND decision: pipeline +\(default table line [0-9]+: reduce +8M-1G +97-256 +hostblocks +pipeline" \
     "$cli" explain --coll reduce --procs 128 --bytes 8M --ranks-per-host 16
+run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +4-31 +hostblocks,hosts<=3 +fibonacci_tree" \
+    "$cli" explain --coll reduce --procs 24 --bytes 16K --ranks-per-host 8
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2

@@ -528,6 +528,9 @@ mod tests {
         assert_eq!(lane(Collective::Allreduce, 1 << 10, 4, 16), "recursive_doubling", "16 KiB on 4 x 16");
         assert_eq!(lane(Collective::Allreduce, 2 << 10, 16, 16), "recursive_doubling", "32 KiB on 16 x 16");
         assert_eq!(lane(Collective::Allreduce, 4 << 10, 16, 16), "rabenseifner", "64 KiB: beyond the lane rule");
+        assert_eq!(lane(Collective::Allreduce, 128 << 10, 8, 2), "rabenseifner", "256 KiB on 8 x 2: not the ring rule");
+        assert_eq!(lane(Collective::Allreduce, 128 << 10, 4, 2), "ring", "256 KiB on 4 x 2: the ring rule");
+        assert_eq!(lane(Collective::Allreduce, 128 << 10, 12, 2), "ring", "256 KiB on 12 x 2: the ring rule");
         assert_eq!(lane(Collective::Reduce, 256, 8, 8), "knomial_tree", "2 KiB on 8 x 8");
         assert_eq!(lane(Collective::Reduce, 128, 8, 8), "tree", "1 KiB: the tree rules");
         assert_eq!(lane(Collective::Reduce, 128 << 10, 16, 16), "binary_blocks", "2 MiB on 16 x 16");
