@@ -1053,12 +1053,16 @@ mod tests {
         let t = Table::default_table();
         for (coll, bytes, p, k, algorithm) in [
             (Allreduce, 512, 12, 4, RecursiveDoubling), // not the §4 binary tree
-            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
-            (Allreduce, 8 << 10, 8, 2, Hierarchical),
+            (Allreduce, 2 << 10, 12, 2, RecursiveDoubling),
+            (Allreduce, 8 << 10, 12, 2, Hierarchical),
             (Allreduce, 32 << 10, 24, 8, Hierarchical),
+            // At 8 processes and fewer the 50 Mbit/s cluster's choices stay.
+            (Allreduce, 2 << 10, 8, 2, Rabenseifner),
+            (Allreduce, 8 << 10, 6, 3, Circulant),
+            (Reduce, 8 << 10, 8, 4, Rabenseifner),
             (Reduce, 64, 12, 4, KnomialTree), // ahead of the `few` rules
-            (Reduce, 4 << 10, 6, 2, KnomialTree),
-            (Reduce, 8 << 10, 6, 2, FibonacciTree),
+            (Reduce, 1 << 10, 6, 2, KnomialTree),
+            (Reduce, 2 << 10, 8, 2, Rabenseifner),
             (Reduce, 16 << 10, 24, 8, FibonacciTree), // 3 hosts
             (Reduce, 16 << 10, 24, 4, Hierarchical), // 6 hosts
             (Reduce, 128 << 10, 12, 4, Hierarchical),

@@ -154,7 +154,7 @@ if [ "$flavour" = openmpi ]; then
     check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
         6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 else
-    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-4K +4-31 +hostblocks +knomial_tree" \
+    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-1K +4-8 +hostblocks +knomial_tree" \
         4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 fi
 # Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
