@@ -475,7 +475,7 @@ run_case "cli-explain-hosts-of-64" 60 0 "ranks per host: 64, in rank order.* AND
     "$cli" explain --coll reduce --procs 1024 --bytes 32K --ranks-per-host 64
 run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank order.* AND decision: pipeline +\(default table line [0-9]+: reduce +8M-1G +97-256 +hostblocks +pipeline" \
     "$cli" explain --coll reduce --procs 128 --bytes 8M --ranks-per-host 16
-run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +4-31 +hostblocks,hosts<=3 +fibonacci_tree" \
+run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +9-31 +hostblocks,hosts<=3 +fibonacci_tree" \
     "$cli" explain --coll reduce --procs 24 --bytes 16K --ranks-per-host 8
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
