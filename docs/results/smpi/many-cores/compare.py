@@ -15,6 +15,9 @@ each over the fastest.
 """
 import csv, glob, math, os, re, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "bench"))
+from default_vs_fastest import report
+
 here = os.path.dirname(os.path.abspath(__file__))
 points = {}
 for f in sorted(glob.glob(os.path.join(here, "*.csv"))):
@@ -39,27 +42,4 @@ for f in sorted(glob.glob(os.path.join(here, "*.csv"))):
         elif "/" not in v and v != "default":
             p["algos"][v] = min(t, p["algos"].get(v, math.inf))
 
-show_all = len(sys.argv) > 1 and sys.argv[1] == "all"
-rows, ratios, worst_b, worst_a, above_b, above_a = [], [], 0, 0, 0, 0
-for key in sorted(points):
-    p = points[key]
-    if p["after"] is None or not p["algos"]:
-        continue
-    best_algo, best = min(p["algos"].items(), key=lambda kv: kv[1])
-    best = min(best, p["after"][0], p["before"][0] if p["before"] else math.inf)
-    a = p["after"][0] / best
-    b = p["before"][0] / best if p["before"] else math.nan
-    worst_a = max(worst_a, a)
-    above_a += a > 1.05
-    if p["before"]:
-        worst_b = max(worst_b, b)
-        above_b += b > 1.05
-        ratios.append(p["after"][0] / p["before"][0])
-    if show_all or a > 1.05 or b > 1.05:
-        platform, k, n, coll, nbytes = key
-        rows.append(f"{platform:9} {n // k:>3} x {k:<3} {coll:21} {nbytes:>9}  before {b:5.2f} ({p['before'][1] if p['before'] else '-'})  after {a:5.2f} ({p['after'][1]})  fastest {best_algo}")
-print("\n".join(rows))
-n = sum(1 for p in points.values() if p["after"] is not None and p["algos"])
-gm = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else math.nan
-print(f"{n} points ({len(ratios)} with a default before): default over the fastest, worst before {worst_b:.2f} -> after {worst_a:.2f}; "
-      f"above 1.05: {above_b} -> {above_a}; after over before {min(ratios):.2f}-{max(ratios):.2f}, geometric mean {gm:.3f}")
+report(points, len(sys.argv) > 1 and sys.argv[1] == "all")

@@ -1,0 +1,63 @@
+"""The default's time over the fastest algorithm's, before and after a table
+change, for the compare.py scripts of docs/results/smpi/*/.
+
+`points` maps a key (platform, ranks per host K, processes, collective,
+bytes) to {"algos": {variant: seconds}, "before": (seconds, algorithm) or
+None, "after": (seconds, algorithm) or None}. `report` prints the points
+where before or after is above 1.05 (every point with show_all), then one
+summary line: worst before -> after, points above 1.05, after over before
+(range, geometric mean) and how many points got slower by more than 5%.
+"""
+import math
+
+
+def report(points, show_all=False):
+    rows, ratios, worst_b, worst_a, above_b, above_a, slower, counted = [], [], 0, 0, 0, 0, 0, 0
+    for key in sorted(points):
+        p = points[key]
+        if p["after"] is None or not p["algos"]:
+            continue
+        counted += 1
+        best_algo, best = min(p["algos"].items(), key=lambda kv: kv[1])
+        best = min(best, p["after"][0], p["before"][0] if p["before"] else math.inf)
+        a = p["after"][0] / best
+        b = p["before"][0] / best if p["before"] else math.nan
+        worst_a = max(worst_a, a)
+        above_a += a > 1.05
+        if p["before"]:
+            worst_b = max(worst_b, b)
+            above_b += b > 1.05
+            ratios.append(p["after"][0] / p["before"][0])
+            slower += ratios[-1] > 1.05
+        if show_all or a > 1.05 or b > 1.05:
+            platform, k, n, coll, nbytes = key
+            rows.append(f"{platform:9} {n // k:>3} x {k:<3} {coll:21} {nbytes:>9}  before {b:5.2f} ({p['before'][1] if p['before'] else '-'})  "
+                        f"after {a:5.2f} ({p['after'][1]})  fastest {best_algo}")
+    print("\n".join(rows))
+    gm = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else math.nan
+    print(f"{counted} points ({len(ratios)} with a default before): default over the fastest, worst before {worst_b:.2f} -> after {worst_a:.2f}; "
+          f"above 1.05: {above_b} -> {above_a}; after over before {min(ratios):.2f}-{max(ratios):.2f}, geometric mean {gm:.3f}; "
+          f"after slower than before by more than 5%: {slower}")
+
+
+def bands(points, edges, algos=()):
+    """Per collective and size band [lo, hi] (bytes, inclusive): the worst and
+    the geometric mean of the default's time over the fastest, before ->
+    after, over the points that have both; then the same for each variant in
+    `algos` (over the points where it was measured)."""
+    gm = lambda r: math.exp(sum(map(math.log, r)) / len(r))
+    for coll in sorted({key[3] for key in points}):
+        for lo, hi in edges:
+            b_r, a_r, alg_r = [], [], {v: [] for v in algos}
+            for key, p in points.items():
+                if key[3] != coll or not lo <= key[4] <= hi or not p["algos"] or not p["before"] or not p["after"]:
+                    continue
+                best = min(min(p["algos"].values()), p["before"][0], p["after"][0])
+                b_r.append(p["before"][0] / best)
+                a_r.append(p["after"][0] / best)
+                for v in algos:
+                    if v in p["algos"]:
+                        alg_r[v].append(p["algos"][v] / best)
+            if b_r:
+                print(f"{coll:21} {lo:>9}-{hi:<10} {len(b_r):4} points: {max(b_r):.2f} / {gm(b_r):.2f} -> {max(a_r):.2f} / {gm(a_r):.2f}"
+                      + "".join(f"  {v} {max(r):.2f} / {gm(r):.2f}" for v, r in alg_r.items() if r))
