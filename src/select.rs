@@ -1039,6 +1039,10 @@ mod tests {
             (512 << 10, 32, 8, BinaryBlocks),
             (1 << 20, 1024, 64, BinaryBlocks),
             (8 << 20, 24, 8, Pipeline), // the 4-31 rules
+            (8 << 20, 384, 16, Pipeline),
+            (16 << 20, 512, 8, Pipeline),
+            (16 << 20, 1024, 16, BinaryBlocks),
+            (32 << 20, 1024, 16, Pipeline),
         ] {
             let c = choose(&blocks(bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);

@@ -473,7 +473,7 @@ run_case "cli-explain-hosts-of-24-beyond-1008" 60 0 "ranks per host: 24, in rank
     "$cli" explain --coll reduce --procs 1200 --bytes 16K --ranks-per-host 24
 run_case "cli-explain-hosts-of-64" 60 0 "ranks per host: 64, in rank order.* AND decision: hierarchical +\(default table line [0-9]+: reduce +16K-32K +64-1024 +hostblocks>=32 +hierarchical" \
     "$cli" explain --coll reduce --procs 1024 --bytes 32K --ranks-per-host 64
-run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank order.* AND decision: pipeline +\(default table line [0-9]+: reduce +8M-1G +97-256 +hostblocks +pipeline" \
+run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank order.* AND decision: pipeline +\(default table line [0-9]+: reduce +8M-1G +97-384 +hostblocks +pipeline" \
     "$cli" explain --coll reduce --procs 128 --bytes 8M --ranks-per-host 16
 run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +9-31 +hostblocks,hosts<=3 +fibonacci_tree" \
     "$cli" explain --coll reduce --procs 24 --bytes 16K --ranks-per-host 8
