@@ -13,7 +13,8 @@
 //!   logical ring for `ring` (Patarasuk & Yuan §3.2) from the host names and
 //!   rank 0's `FASTRED_TOPOLOGY`, computed only when a call first needs it
 //!   (collectively: every rank reaches that point in the same call, because
-//!   the need depends only on arguments MPI requires to agree).
+//!   the need depends only on arguments MPI requires to agree), with the
+//!   network's n½ between hosts where the table asks for it ([`crate::network`]).
 //!
 //! The attribute's delete callback frees all of it when the user frees the
 //! communicator.
@@ -44,6 +45,8 @@ pub struct CommState {
     pub piece_bytes: usize,
     /// `FASTRED_REPRODUCIBLE` (rank 0's).
     pub reproducible: bool,
+    /// `FASTRED_NHALF` (rank 0's): n½ without measuring it.
+    nhalf_setting: Option<usize>,
     /// Rank 0 names a `FASTRED_TOPOLOGY` file.
     topology: bool,
     placement: OnceCell<Placement>,
@@ -107,6 +110,10 @@ pub struct Placement {
     /// `host_of[r]`: rank r's host, numbered in order of first appearance
     /// (same host name: same number).
     pub host_of: Vec<usize>,
+    /// The network's n½ in bytes between rank 0 and the first rank on
+    /// another host ([`crate::network`]); 0 on one host, or where the table
+    /// has no `nhalf` condition (not measured).
+    pub nhalf: usize,
 }
 
 impl Placement {
@@ -146,7 +153,10 @@ impl CommState {
 
     /// Where the ranks are; collective on the communicator the first time.
     pub fn placement(&self) -> MpiResult<&Placement> {
-        self.placement.get_or_try_init(|| placement(self.shadow, self.rank, self.size, self.topology))
+        self.placement.get_or_try_init(|| {
+            let nhalf = self.table.asks_nhalf().then_some(self.nhalf_setting);
+            placement(self.shadow, self.rank, self.size, self.topology, nhalf)
+        })
     }
 
     /// The memory segment shared by the ranks (all on one host), made when
@@ -238,13 +248,15 @@ struct Header {
     /// Bytes of the tuning file's path, NUL, text that follow (0: none).
     tuning_len: u64,
     reproducible: bool,
+    /// `FASTRED_NHALF` (0: measure).
+    nhalf: u64,
     /// Rank 0 names a `FASTRED_TOPOLOGY` file (broadcast when the placement
     /// is first needed; without one, the placement is one exchange of host names).
     topology: bool,
 }
 
 impl Header {
-    const LEN: usize = 30;
+    const LEN: usize = 38;
 
     fn encode(&self) -> [u8; Self::LEN] {
         let mut b = [0u8; Self::LEN];
@@ -254,6 +266,7 @@ impl Header {
         b[20..28].copy_from_slice(&self.tuning_len.to_le_bytes());
         b[28] = u8::from(self.reproducible);
         b[29] = u8::from(self.topology);
+        b[30..38].copy_from_slice(&self.nhalf.to_le_bytes());
         b
     }
 
@@ -266,6 +279,7 @@ impl Header {
             tuning_len: u64_at(20),
             reproducible: b[28] != 0,
             topology: b[29] != 0,
+            nhalf: u64_at(30),
         }
     }
 }
@@ -282,6 +296,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         tuning_len: tuning_payload.as_ref().map_or(0, |p| p.len() as u64),
         reproducible: local.reproducible,
         topology: local.topology_named(),
+        nhalf: local.nhalf.unwrap_or(0) as u64,
     };
     let mut bytes = mine.encode();
     mpi::bcast(shadow, &mut bytes, 0)?;
@@ -308,6 +323,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         segment_bytes: (agreed.segment_bytes > 0).then_some(agreed.segment_bytes as usize),
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         reproducible: agreed.reproducible,
+        nhalf_setting: (agreed.nhalf > 0).then_some(agreed.nhalf as usize),
         topology: agreed.topology,
         placement: OnceCell::new(),
         segment: OnceCell::new(),
@@ -464,8 +480,10 @@ fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
 /// Every rank's host, and the logical ring for `ring`: from rank 0's
 /// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
 /// automatic order (ranks grouped by host). Problems with the file: one
-/// warning on rank 0, naming the line, then the automatic order.
-fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiResult<Placement> {
+/// warning on rank 0, naming the line, then the automatic order. With
+/// `nhalf` (the table asks for it) on several hosts: n½, from its `Some`
+/// setting or measured.
+fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Option<Option<usize>>) -> MpiResult<Placement> {
     // A topology file names hosts, so it needs the names; otherwise keys do.
     let (names, host_of) = if topology {
         let names = gather_host_names(shadow, size)?;
@@ -497,7 +515,13 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool) -> MpiR
     if rank == 0 && (misordered || multi_switch) {
         log::info!("topology ({source}): ring order {order:?}{}", if multi_switch { ", several switches" } else { "" });
     }
-    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of })
+    let other_host = host_of.iter().position(|&h| h != host_of[0]);
+    let nhalf = match (nhalf, other_host) {
+        (Some(Some(setting)), Some(_)) => setting,
+        (Some(None), Some(partner)) => crate::network::measure(shadow, rank, partner)?,
+        _ => 0,
+    };
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of, nhalf })
 }
 
 #[cfg(test)]
@@ -523,7 +547,7 @@ mod tests {
 
     #[test]
     fn header_round_trips() {
-        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true, topology: true };
+        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true, nhalf: 12345, topology: true };
         assert_eq!(Header::decode(&h.encode()), h);
     }
 }

@@ -8,6 +8,7 @@
 //! | `FASTRED_TOPOLOGY` (a file) | likewise, when the topology is first needed | likewise |
 //! | `FASTRED_SEGMENT`, `FASTRED_PIECE` | once per process | rank 0's, per communicator |
 //! | `FASTRED_REPRODUCIBLE` | once per process | rank 0's, per communicator |
+//! | `FASTRED_NHALF` | once per process | rank 0's, per communicator |
 //! | `FASTRED_STATS` | once per process | rank 0 of `MPI_COMM_WORLD`'s, at `MPI_Finalize` |
 //! | `FASTRED_HOST` | once per process | (this process's own) |
 //! | `FASTRED_LOG` | once per process | (this process's own) |
@@ -42,6 +43,9 @@ pub struct Local {
     /// `FASTRED_REPRODUCIBLE`: compute floating-point reductions in the
     /// canonical order (`crate::reproducible`).
     pub reproducible: bool,
+    /// `FASTRED_NHALF`: the network's half-performance length n½ in bytes,
+    /// instead of measuring it (`crate::network`).
+    pub nhalf: Option<usize>,
     pub stats: bool,
     pub host: Option<String>,
     pub fault: Option<Fault>,
@@ -147,6 +151,7 @@ impl Local {
             segment_bytes: env_size("FASTRED_SEGMENT", "using the model's segments"),
             piece_bytes: env_size("FASTRED_PIECE", "using the default"),
             reproducible: env_switch("FASTRED_REPRODUCIBLE"),
+            nhalf: env_size("FASTRED_NHALF", "measuring it"),
             stats: env("FASTRED_STATS").is_some_and(|v| !v.is_empty() && v != "0"),
             host: env("FASTRED_HOST"),
             fault,

@@ -19,6 +19,7 @@ pub mod config;
 pub mod dispatch;
 pub mod model;
 pub mod mpi;
+pub mod network;
 pub mod reproducible;
 pub mod scratch;
 pub mod select;

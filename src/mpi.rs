@@ -465,6 +465,12 @@ impl Drop for SimulatedSharedBlock {
 
 crate::pool_item!(MPI_Request);
 
+/// `MPI_Wtime`: seconds since some time in the past (simulated time in SMPI).
+pub fn wtime() -> f64 {
+    // SAFETY: no arguments; callable any time between init and finalize.
+    unsafe { ffi::PMPI_Wtime() }
+}
+
 /// Blocking send of `data` as bytes to `to` with `tag`.
 pub fn send(comm: MPI_Comm, to: usize, tag: c_int, data: &[u8]) -> MpiResult {
     // SAFETY: a buffer of data.len() bytes, read by MPI before the call returns.

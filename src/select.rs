@@ -40,6 +40,9 @@ pub struct Shape {
     pub hosts: Hosts,
     /// How many hosts and ranks per host (the two-level cost terms').
     pub layout: Layout,
+    /// The network's n½ between hosts in bytes ([`crate::network`]): 0 where
+    /// not measured (one host, or no rule asks).
+    pub nhalf: usize,
     /// A predefined op on a floating-point type.
     pub floating: bool,
     /// `FASTRED_REPRODUCIBLE` is on (for this call: see [`Shape::order_is_fixed`]).
@@ -277,6 +280,10 @@ enum Condition {
     ShortLastHost,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
+    /// `nhalf>=N`: the network's n½ between hosts is at least N bytes
+    /// (a fast network, where bandwidth decides only from longer messages;
+    /// false where n½ is not known).
+    NhalfFrom(usize),
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -313,10 +320,11 @@ impl Condition {
 
     /// The conditions written `PREFIX` N: the prefix, the condition, what N counts.
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 3] = [
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 4] = [
         ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host"),
         ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host"),
         ("hosts<=", Condition::HostsUpTo, "host count"),
+        ("nhalf>=", Condition::NhalfFrom, "size"),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -342,6 +350,7 @@ impl Condition {
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
+            Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -438,7 +447,7 @@ impl Table {
                 conds
                     .split(',')
                     .map(|c| match Condition::BOUNDED.iter().find_map(|&(prefix, make, what)| Some((c.strip_prefix(prefix)?, make, what))) {
-                        Some((n, make, what)) => n.parse().map(make).map_err(|_| err(format!("bad {what} in '{c}'"))),
+                        Some((n, make, what)) => parse_size(n, what == "size").map(make).ok_or_else(|| err(format!("bad {what} in '{c}'"))),
                         None => Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'"))),
                     })
                     .collect::<Result<_, _>>()?
@@ -457,11 +466,17 @@ impl Table {
         Table::parse(DEFAULT_TABLE, "default table").expect("the default table parses")
     }
 
+    /// Whether some rule has an `nhalf>=N` condition (only then is n½ measured).
+    pub fn asks_nhalf(&self) -> bool {
+        self.rules.iter().any(|r| r.conditions.iter().any(|c| matches!(c, Condition::NhalfFrom(_))))
+    }
+
     /// Whether the choice for `shape` depends on where the ranks are (its
-    /// `topology` and `hosts`; only then is the placement worth computing).
+    /// `topology`, `hosts` and the network's n½; only then is the placement
+    /// worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
-        let rule = |topology, hosts, layout| self.lookup(&Shape { topology, hosts, layout, ..*s });
-        let one_per_host = rule(false, Hosts::OnePerHost, s.layout);
+        let rule = |topology, hosts, layout, nhalf| self.lookup(&Shape { topology, hosts, layout, nhalf, ..*s });
+        let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
         let first = one_per_host.map(|r| r.line);
         // A `model` rule: the model's costs depend on where the ranks are
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
@@ -471,7 +486,8 @@ impl Table {
         // `hostblocks>=N`).
         let two_hosts = Layout { hosts: 2, fewest: s.procs / 2, most: s.procs.div_ceil(2) };
         let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, two_hosts];
-        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| rule(t, h, l).map(|r| r.line) != first)))
+        let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
+        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
     }
 
     /// The first rule that matches `shape` and whose algorithm can run it.
@@ -599,7 +615,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), floating: true, reproducible: false, shared_memory: true }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), nhalf: 0, floating: true, reproducible: false, shared_memory: true }
     }
 
     /// `p` ranks in blocks of `k` consecutive ranks per host (the last may hold fewer).
@@ -1088,6 +1104,46 @@ mod tests {
     }
 
     #[test]
+    fn a_fast_network_takes_the_simulated_rules_at_4_to_8_processes() {
+        let t = Table::default_table();
+        assert!(t.asks_nhalf());
+        let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 2 << 10, 8, 2, RecursiveDoubling),
+            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
+            (Allreduce, 16 << 10, 8, 2, Hierarchical),
+            (Reduce, 2 << 10, 8, 2, KnomialTree),
+            (Reduce, 8 << 10, 8, 4, FibonacciTree), // 2 hosts
+            (Reduce, 8 << 10, 8, 2, Hierarchical),  // 4 hosts
+        ] {
+            let c = choose(&at(30 << 10, coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
+            // The cluster's network (n½ = 140 B), one just short, and unknown: its choices.
+            not_by_rule(&t, &[0, 140, (8 << 10) - 1].map(|n| at(n, coll, bytes, p, k)), "nhalf");
+        }
+        // From 32 KiB, at 9 processes and more, and with one rank per host: the rules of any network.
+        let beyond = [at(30 << 10, Reduce, 128 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
+        not_by_rule(&t, &beyond, "nhalf");
+        not_by_rule(&t, &[Shape { nhalf: 30 << 10, ..shape(Reduce, 2 << 10, 8) }], "nhalf");
+    }
+
+    #[test]
+    fn nhalf_from_n_holds_for_a_measured_network_of_at_least_n_bytes() {
+        let t = Table::parse("* * * nhalf>=8K ring\n* * * - tree\n", "t").unwrap();
+        assert!(t.asks_nhalf());
+        for (nhalf, algorithm) in [(0, Tree), (1, Tree), (8191, Tree), (8192, Ring), (usize::MAX, Ring)] {
+            assert_eq!(choose(&Shape { nhalf, ..in_blocks(Allreduce, 1 << 10, 4, 2) }, None, &t).algorithm, algorithm, "n½ {nhalf}");
+        }
+        // The choice depends on n½ alone: the placement (with n½) is computed.
+        assert!(t.depends_on_placement(&shape(Allreduce, 1 << 10, 4)));
+        assert!(!Table::parse("* * * hostblocks ring\n", "t").unwrap().asks_nhalf());
+        for bad in ["* * * nhalf>= ring", "* * * nhalf>=x ring", "* * * nhalf>8K ring", "* * * nhalf>=8X ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn hosts_of_32_and_64_ranks_take_their_rules() {
         let t = Table::default_table();
         for (coll, bytes, p, k, algorithm) in [
@@ -1458,7 +1514,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), floating: true, reproducible: false, shared_memory: true };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), nhalf: 0, floating: true, reproducible: false, shared_memory: true };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 

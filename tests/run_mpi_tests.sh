@@ -149,12 +149,17 @@ for run in $block_runs; do
 done
 # The default on small hosts in blocks (the 4-31 rules): every collective
 # right, and the rules chosen by placement (2 hosts x 3: the two-level
-# reduce-scatter; MPICH 2 x 2: the k-nomial reduce).
+# reduce-scatter; 2 x 2 on a network of n½ = 64 KiB: the simulated rules at
+# 4-8 processes, the two-level allreduce; MPICH 2 x 2 with n½ measured: the
+# k-nomial reduce, by either rule, since the pretended hosts' shared memory
+# measures near the 8 KiB bound).
 if [ "$flavour" = openmpi ]; then
     check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
         6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
+    check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical" \
+        4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 else
-    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-1K +4-8 +hostblocks +knomial_tree" \
+    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree" \
         4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 fi
 # Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
@@ -477,6 +482,10 @@ run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank 
     "$cli" explain --coll reduce --procs 128 --bytes 8M --ranks-per-host 16
 run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +9-31 +hostblocks,hosts<=3 +fibonacci_tree" \
     "$cli" explain --coll reduce --procs 24 --bytes 16K --ranks-per-host 8
+run_case "cli-explain-fast-network" 60 0 "network n.+ between hosts: 30720 B AND decision: knomial_tree +\\(default table line [0-9]+: reduce +0-4K +4-8 +hostblocks,nhalf>=8K +knomial_tree" \
+    "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 2 --nhalf 30K
+run_case "cli-explain-network-not-given" 60 0 "network n.+ between hosts: not given AND decision: rabenseifner +\\(default table line [0-9]+: reduce +1025- +\\* +pow2 +rabenseifner" \
+    "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 2
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
     "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2

@@ -110,7 +110,7 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 #[allow(clippy::too_many_arguments)]
 fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, link_bytes: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
     let layout = if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) };
-    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, floating: canonical, reproducible: canonical, shared_memory: true };
+    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, nhalf: 0, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let choice = crate::select::choose(&shape, None, table);
     let chosen = choice.algorithm;
@@ -503,7 +503,7 @@ mod tests {
 
     /// A reduce of 16 KiB with one rank on each of 16 hosts: a call, not a lane.
     fn reduce_of_16k_on_16_hosts() -> Shape {
-        Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), floating: true, reproducible: false, shared_memory: true }
+        Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), nhalf: 0, floating: true, reproducible: false, shared_memory: true }
     }
 
     #[test]

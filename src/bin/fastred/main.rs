@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--reproducible] [--model A,B,G[,AI,BI]]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--reproducible] [--model A,B,G[,AI,BI]]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -37,7 +37,7 @@ usage:
   fastred algorithms
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
-                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--elem BYTES] [--reproducible]
+                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--elem BYTES] [--reproducible]
                   [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default: the active table's `model` line, else 50e-6,8e-9,1e-9,1e-6,2e-10)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
@@ -259,8 +259,8 @@ fn info() -> i32 {
         let names: Vec<&str> = Algorithm::ALL.iter().filter(|a| a.computes_canonical_order(c)).map(|a| a.name()).collect();
         println!("  {:21} {}", c.name(), names.join(", "));
     }
-    println!("\nenvironment: FASTRED_ALGO, FASTRED_TUNING, FASTRED_TOPOLOGY, FASTRED_SEGMENT, FASTRED_PIECE, FASTRED_REPRODUCIBLE, FASTRED_LOG, FASTRED_STATS");
-    for v in ["FASTRED_ALGO", "FASTRED_TUNING", "FASTRED_TOPOLOGY", "FASTRED_SEGMENT", "FASTRED_PIECE", "FASTRED_REPRODUCIBLE"] {
+    println!("\nenvironment: FASTRED_ALGO, FASTRED_TUNING, FASTRED_TOPOLOGY, FASTRED_SEGMENT, FASTRED_PIECE, FASTRED_REPRODUCIBLE, FASTRED_NHALF, FASTRED_LOG, FASTRED_STATS");
+    for v in ["FASTRED_ALGO", "FASTRED_TUNING", "FASTRED_TOPOLOGY", "FASTRED_SEGMENT", "FASTRED_PIECE", "FASTRED_REPRODUCIBLE", "FASTRED_NHALF"] {
         if let Ok(x) = std::env::var(v) {
             println!("  {v}={x}");
         }
@@ -282,6 +282,7 @@ fn explain(args: Vec<String>) -> i32 {
     let mut cyclic = false;
     let mut floating = true;
     let mut m: Option<CostModel> = None;
+    let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true));
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -298,6 +299,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
             "--cyclic" => cyclic = true,
+            "--nhalf" => nhalf = Some(select::parse_size(&value(), true).unwrap_or_else(|| usage())),
             "--model" => m = Some(CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage())),
             _ => usage(),
         }
@@ -313,9 +315,12 @@ fn explain(args: Vec<String>) -> i32 {
     let hosts = select::Hosts::of(&host_of);
     // As the library sees it (comm.rs, `ring_matters`): the ring by hosts differs from rank order.
     let topology = topology || fastred::topology::automatic_ring(&host_of).iter().enumerate().any(|(i, &r)| i != r);
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), floating: floating && builtin, reproducible, shared_memory: true };
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: 0, floating: floating && builtin, reproducible, shared_memory: true };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
+    // As the library measures it: on several hosts, where the table asks.
+    let several_hosts = host_of.iter().any(|&h| h != 0);
+    let shape = Shape { nhalf: if several_hosts && table.asks_nhalf() { nhalf.unwrap_or(0) } else { 0 }, ..shape };
     let choice = select::choose(&shape, forced, &table);
     // The estimates shown: the given model, else the one the table's `model` rules use.
     let m = m.unwrap_or(table.model);
@@ -324,6 +329,12 @@ fn explain(args: Vec<String>) -> i32 {
     if ranks_per_host > 1 {
         let order = if cyclic { "dealt round robin" } else { "in rank order" };
         println!("  ranks per host: {ranks_per_host}, {order}: {hosts}");
+    }
+    if several_hosts && table.asks_nhalf() {
+        match nhalf {
+            Some(n) => println!("  network n½ between hosts: {n} B (--nhalf)"),
+            None => println!("  network n½ between hosts: not given (--nhalf; the library measures it), so no `nhalf>=` rule applies"),
+        }
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
     for (mode, fixed) in [("default mode", false), ("FASTRED_REPRODUCIBLE=1", true)] {
