@@ -11,6 +11,14 @@ summary line: worst before -> after, points above 1.05, after over before
 import math
 
 
+def drop(points, variant):
+    """The points without `variant` among their algorithms (e.g. SMPI's own
+    `native`, which the simulation does not charge for its reductions)."""
+    for p in points.values():
+        p["algos"].pop(variant, None)
+    return points
+
+
 def report(points, show_all=False):
     rows, ratios, worst_b, worst_a, above_b, above_a, slower, counted = [], [], 0, 0, 0, 0, 0, 0
     for key in sorted(points):

@@ -1122,10 +1122,38 @@ mod tests {
             // The cluster's network (n½ = 140 B), one just short, and unknown: its choices.
             not_by_rule(&t, &[0, 140, (8 << 10) - 1].map(|n| at(n, coll, bytes, p, k)), "nhalf");
         }
-        // From 32 KiB, at 9 processes and more, and with one rank per host: the rules of any network.
+        // From 32 KiB and at 9 processes and more: the rules of any network.
         let beyond = [at(30 << 10, Reduce, 128 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
-        not_by_rule(&t, &[Shape { nhalf: 30 << 10, ..shape(Reduce, 2 << 10, 8) }], "nhalf");
+    }
+
+    #[test]
+    fn one_rank_per_host_at_3_to_16_processes_on_a_fast_network_takes_the_simulated_rules() {
+        let t = Table::default_table();
+        let fast = |coll, bytes, p| Shape { nhalf: 30 << 10, ..shape(coll, bytes, p) };
+        for (coll, bytes, p, algorithm) in [
+            (Allreduce, 2 << 10, 8, RecursiveDoubling),
+            (Allreduce, 16 << 10, 6, RecursiveDoubling),
+            (Allreduce, 512 << 10, 16, Rabenseifner),
+            (Allreduce, 512 << 10, 12, Circulant),
+            (Reduce, 8, 5, KnomialTree), // ahead of the `few` rules
+            (Reduce, 2 << 10, 12, KnomialTree),
+            (Reduce, 32 << 10, 6, FibonacciTree),
+            (Reduce, 128 << 10, 16, BinaryBlocks),
+            (ReduceScatterBlock, 4 << 10, 8, Rabenseifner),
+            (ReduceScatterBlock, 384 << 10, 12, Circulant),
+        ] {
+            let c = choose(&fast(coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("oneperhost,nhalf>=8K"), "{}", c.reason);
+            // The cluster's network, and n½ unknown: the cluster's rules and §4.
+            not_by_rule(&t, &[140, 0].map(|nhalf| Shape { nhalf, ..shape(coll, bytes, p) }), "nhalf");
+            // A lane of the two-level algorithm does not measure n½: its own rules.
+            not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..shape(coll, bytes, p) }], "nhalf");
+        }
+        // Beyond 16 processes, the chain from 64 KiB at 3-6, the ring from 1 MiB at p not a power of two: other rules.
+        let beyond = [fast(Reduce, 2 << 10, 17), fast(Reduce, 128 << 10, 6), fast(Allreduce, 1 << 20, 12), fast(ReduceScatterBlock, 4 << 10, 12)];
+        not_by_rule(&t, &beyond, "nhalf");
     }
 
     #[test]

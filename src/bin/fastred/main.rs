@@ -282,7 +282,7 @@ fn explain(args: Vec<String>) -> i32 {
     let mut cyclic = false;
     let mut floating = true;
     let mut m: Option<CostModel> = None;
-    let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true));
+    let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true)).map(|n| (n, "FASTRED_NHALF"));
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -299,7 +299,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--reproducible" => reproducible = true,
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
             "--cyclic" => cyclic = true,
-            "--nhalf" => nhalf = Some(select::parse_size(&value(), true).unwrap_or_else(|| usage())),
+            "--nhalf" => nhalf = Some((select::parse_size(&value(), true).unwrap_or_else(|| usage()), "--nhalf")),
             "--model" => m = Some(CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage())),
             _ => usage(),
         }
@@ -320,7 +320,7 @@ fn explain(args: Vec<String>) -> i32 {
     let table = active_table();
     // As the library measures it: on several hosts, where the table asks.
     let several_hosts = host_of.iter().any(|&h| h != 0);
-    let shape = Shape { nhalf: if several_hosts && table.asks_nhalf() { nhalf.unwrap_or(0) } else { 0 }, ..shape };
+    let shape = Shape { nhalf: if several_hosts && table.asks_nhalf() { nhalf.map_or(0, |(n, _)| n) } else { 0 }, ..shape };
     let choice = select::choose(&shape, forced, &table);
     // The estimates shown: the given model, else the one the table's `model` rules use.
     let m = m.unwrap_or(table.model);
@@ -332,8 +332,8 @@ fn explain(args: Vec<String>) -> i32 {
     }
     if several_hosts && table.asks_nhalf() {
         match nhalf {
-            Some(n) => println!("  network n½ between hosts: {n} B (--nhalf)"),
-            None => println!("  network n½ between hosts: not given (--nhalf; the library measures it), so no `nhalf>=` rule applies"),
+            Some((n, from)) => println!("  network n½ between hosts: {n} B ({from})"),
+            None => println!("  network n½ between hosts: not given (--nhalf or FASTRED_NHALF; the library measures it), so no `nhalf>=` rule applies"),
         }
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);

@@ -12,12 +12,15 @@ measured by the library, 25-38 KB on these machines), each over the fastest.
     python3 compare.py          # points above 1.05 before or after, and a summary
     python3 compare.py all      # every point
     python3 compare.py bands    # worst / geometric mean per collective and size band
+    python3 compare.py --no-native [all | bands]
+                                # against fastred's algorithms only (SMPI's own are not
+                                # charged for their reductions)
 """
 import csv, glob, math, os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "bench"))
-from default_vs_fastest import bands, report
+from default_vs_fastest import bands, drop, report
 
 points = {}
 for f in sorted(glob.glob(os.path.join(here, "nh-*.csv"))):
@@ -41,6 +44,8 @@ for f in sorted(glob.glob(os.path.join(here, "..", "small-hosts", "*.csv"))):
             p["before"] = (t, r["algorithm"])
 points = {k: p for k, p in points.items() if p["algos"] and p["before"]}
 
+if "--no-native" in sys.argv[1:]:
+    drop(points, "native")
 if "bands" in sys.argv[1:]:
     bands(points, [(0, 1024), (1025, 4096), (4097, 8192), (8193, 32768)], [])
 else:
