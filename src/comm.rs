@@ -154,7 +154,11 @@ impl CommState {
     /// Where the ranks are; collective on the communicator the first time.
     pub fn placement(&self) -> MpiResult<&Placement> {
         self.placement.get_or_try_init(|| {
-            let nhalf = self.table.asks_nhalf().then_some(self.nhalf_setting);
+            let nhalf = match self.nhalf_setting {
+                _ if !self.table.asks_nhalf() => Nhalf::Unused,
+                Some(n) => Nhalf::Given(n),
+                None => Nhalf::Measure,
+            };
             placement(self.shadow, self.rank, self.size, self.topology, nhalf)
         })
     }
@@ -477,13 +481,22 @@ fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
 }
 
+/// Where a placement's n½ comes from.
+enum Nhalf {
+    /// No rule asks for it: 0.
+    Unused,
+    /// `FASTRED_NHALF`.
+    Given(usize),
+    /// [`crate::network::measure`] (on several hosts).
+    Measure,
+}
+
 /// Every rank's host, and the logical ring for `ring`: from rank 0's
 /// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
 /// automatic order (ranks grouped by host). Problems with the file: one
-/// warning on rank 0, naming the line, then the automatic order. With
-/// `nhalf` (the table asks for it) on several hosts: n½, from its `Some`
-/// setting or measured.
-fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Option<Option<usize>>) -> MpiResult<Placement> {
+/// warning on rank 0, naming the line, then the automatic order. On several
+/// hosts, n½ as `nhalf` says (0 on one host).
+fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Nhalf) -> MpiResult<Placement> {
     // A topology file names hosts, so it needs the names; otherwise keys do.
     let (names, host_of) = if topology {
         let names = gather_host_names(shadow, size)?;
@@ -517,8 +530,8 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
     }
     let other_host = host_of.iter().position(|&h| h != host_of[0]);
     let nhalf = match (nhalf, other_host) {
-        (Some(Some(setting)), Some(_)) => setting,
-        (Some(None), Some(partner)) => crate::network::measure(shadow, rank, partner)?,
+        (Nhalf::Given(n), Some(_)) => n,
+        (Nhalf::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
     Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of, nhalf })
