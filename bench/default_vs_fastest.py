@@ -8,7 +8,7 @@ where before or after is above 1.05 (every point with show_all), then one
 summary line: worst before -> after, points above 1.05, after over before
 (range, geometric mean) and how many points got slower by more than 5%.
 """
-import math
+import csv, glob, math, os, re
 
 
 def drop(points, variant):
@@ -69,3 +69,45 @@ def bands(points, edges, algos=()):
             if b_r:
                 print(f"{coll:21} {lo:>9}-{hi:<10} {len(b_r):4} points: {max(b_r):.2f} / {gm(b_r):.2f} -> {max(a_r):.2f} / {gm(a_r):.2f}"
                       + "".join(f"  {v} {max(r):.2f} / {gm(r):.2f}" for v, r in alg_r.items() if r))
+
+
+def add_rows(points, pattern, name_re, where, default_role, new_points=True):
+    """Add the rows of the CSV files `pattern` (a glob) whose base names match
+    `name_re`: `where(m)` gives (platform, ranks per host) from the name's
+    match, `default_role(m)` where its `default` rows go ("before", "after",
+    or None: left out); the other variants, but `default/...`, are
+    algorithms. With new_points=False, only to points already there."""
+    for f in sorted(glob.glob(pattern)):
+        m = re.search(name_re, os.path.basename(f))
+        if not m:
+            continue
+        platform, k = where(m)
+        for r in csv.DictReader(open(f)):
+            key = (platform, k, int(r["procs"]), r["collective"], int(r["bytes"]))
+            if key not in points and not new_points:
+                continue
+            p = points.setdefault(key, {"algos": {}, "before": None, "after": None})
+            v, t = r["variant"], float(r["median_s"])
+            if not v.startswith("default"):
+                p["algos"][v] = min(t, p["algos"].get(v, math.inf))
+            elif v == "default" and default_role(m):
+                p[default_role(m)] = (t, r["algorithm"])
+    return points
+
+
+USAGE = """    python3 compare.py                 # points above 1.05 before or after, and a summary
+    python3 compare.py all             # every point
+    python3 compare.py bands           # worst / geometric mean per collective and size band
+    python3 compare.py --no-native ... # against fastred's algorithms only (SMPI's own are
+                                       # not charged for their reductions)"""
+
+
+def main(points, edges, argv):
+    """The compare scripts' command line (USAGE) on their `points`, with
+    `edges` the size bands of `bands`."""
+    if "--no-native" in argv:
+        drop(points, "native")
+    if "bands" in argv:
+        bands(points, edges)
+    else:
+        report(points, "all" in argv)
