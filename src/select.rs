@@ -1142,6 +1142,8 @@ mod tests {
             (Reduce, 128 << 10, 16, BinaryBlocks),
             (ReduceScatterBlock, 4 << 10, 8, Rabenseifner),
             (ReduceScatterBlock, 384 << 10, 12, Circulant),
+            (ReduceScatter, 64, 16, Rabenseifner),
+            (ReduceScatter, 512 << 10, 6, Circulant),
         ] {
             let c = choose(&fast(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
