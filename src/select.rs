@@ -318,13 +318,14 @@ impl Condition {
         ("mpich", Condition::Mpich),
     ];
 
-    /// The conditions written `PREFIX` N: the prefix, the condition, what N counts.
+    /// The conditions written `PREFIX` N: the prefix, the condition, what N
+    /// counts, and whether N takes K/M/G suffixes (a size in bytes).
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str); 4] = [
-        ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host"),
-        ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host"),
-        ("hosts<=", Condition::HostsUpTo, "host count"),
-        ("nhalf>=", Condition::NhalfFrom, "size"),
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 4] = [
+        ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host", false),
+        ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host", false),
+        ("hosts<=", Condition::HostsUpTo, "host count", false),
+        ("nhalf>=", Condition::NhalfFrom, "size", true),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -446,8 +447,8 @@ impl Table {
             } else {
                 conds
                     .split(',')
-                    .map(|c| match Condition::BOUNDED.iter().find_map(|&(prefix, make, what)| Some((c.strip_prefix(prefix)?, make, what))) {
-                        Some((n, make, what)) => parse_size(n, what == "size").map(make).ok_or_else(|| err(format!("bad {what} in '{c}'"))),
+                    .map(|c| match Condition::BOUNDED.iter().find_map(|&(prefix, make, what, suffixes)| Some((c.strip_prefix(prefix)?, make, what, suffixes))) {
+                        Some((n, make, what, suffixes)) => parse_size(n, suffixes).map(make).ok_or_else(|| err(format!("bad {what} in '{c}'"))),
                         None => Condition::NAMES.iter().find(|(n, _)| *n == c).map(|(_, k)| *k).ok_or_else(|| err(format!("unknown condition '{c}'"))),
                     })
                     .collect::<Result<_, _>>()?

@@ -282,7 +282,8 @@ fn explain(args: Vec<String>) -> i32 {
     let mut cyclic = false;
     let mut floating = true;
     let mut m: Option<CostModel> = None;
-    let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true)).map(|n| (n, "FASTRED_NHALF"));
+    // As the library reads it (config.rs: a positive size, else measured).
+    let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true)).filter(|&n| n > 0).map(|n| (n, "FASTRED_NHALF"));
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -315,12 +316,12 @@ fn explain(args: Vec<String>) -> i32 {
     let hosts = select::Hosts::of(&host_of);
     // As the library sees it (comm.rs, `ring_matters`): the ring by hosts differs from rank order.
     let topology = topology || fastred::topology::automatic_ring(&host_of).iter().enumerate().any(|(i, &r)| i != r);
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: 0, floating: floating && builtin, reproducible, shared_memory: true };
     let forced = std::env::var("FASTRED_ALGO").ok().map(|s| fastred::config::parse_forced(&s).0.get(coll)).unwrap_or(None);
     let table = active_table();
     // As the library measures it: on several hosts, where the table asks.
-    let several_hosts = host_of.iter().any(|&h| h != 0);
-    let shape = Shape { nhalf: if several_hosts && table.asks_nhalf() { nhalf.map_or(0, |(n, _)| n) } else { 0 }, ..shape };
+    let measured = host_of.iter().any(|&h| h != 0) && table.asks_nhalf();
+    let nhalf_bytes = nhalf.filter(|_| measured).map_or(0, |(n, _)| n);
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: nhalf_bytes, floating: floating && builtin, reproducible, shared_memory: true };
     let choice = select::choose(&shape, forced, &table);
     // The estimates shown: the given model, else the one the table's `model` rules use.
     let m = m.unwrap_or(table.model);
@@ -330,7 +331,7 @@ fn explain(args: Vec<String>) -> i32 {
         let order = if cyclic { "dealt round robin" } else { "in rank order" };
         println!("  ranks per host: {ranks_per_host}, {order}: {hosts}");
     }
-    if several_hosts && table.asks_nhalf() {
+    if measured {
         match nhalf {
             Some((n, from)) => println!("  network n½ between hosts: {n} B ({from})"),
             None => println!("  network n½ between hosts: not given (--nhalf or FASTRED_NHALF; the library measures it), so no `nhalf>=` rule applies"),
