@@ -82,6 +82,7 @@ def add_rows(points, pattern, name_re, where, default_role, new_points=True):
         if not m:
             continue
         platform, k = where(m)
+        role = default_role(m)
         for r in csv.DictReader(open(f)):
             key = (platform, k, int(r["procs"]), r["collective"], int(r["bytes"]))
             if key not in points and not new_points:
@@ -90,21 +91,21 @@ def add_rows(points, pattern, name_re, where, default_role, new_points=True):
             v, t = r["variant"], float(r["median_s"])
             if not v.startswith("default"):
                 p["algos"][v] = min(t, p["algos"].get(v, math.inf))
-            elif v == "default" and default_role(m):
-                p[default_role(m)] = (t, r["algorithm"])
+            elif v == "default" and role:
+                p[role] = (t, r["algorithm"])
     return points
 
 
-USAGE = """    python3 compare.py                 # points above 1.05 before or after, and a summary
-    python3 compare.py all             # every point
-    python3 compare.py bands           # worst / geometric mean per collective and size band
-    python3 compare.py --no-native ... # against fastred's algorithms only (SMPI's own are
-                                       # not charged for their reductions)"""
-
-
 def main(points, edges, argv):
-    """The compare scripts' command line (USAGE) on their `points`, with
-    `edges` the size bands of `bands`."""
+    """The compare scripts' command line on their `points`, with `edges` the
+    size bands of `bands`:
+
+        python3 compare.py                 # points above 1.05 before or after, and a summary
+        python3 compare.py all             # every point
+        python3 compare.py bands           # worst / geometric mean per collective and size band
+        python3 compare.py --no-native ... # against fastred's algorithms only (SMPI's own are
+                                           # not charged for their reductions)
+    """
     if "--no-native" in argv:
         drop(points, "native")
     if "bands" in argv:

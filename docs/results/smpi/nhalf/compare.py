@@ -9,7 +9,7 @@ afterfine-* default rows: the table of stop 45, which cannot see the
 network) and after (nh-*: the default with the `nhalf>=8K` rules, n½
 measured by the library, 25-38 KB on these machines), each over the fastest.
 
-    python3 compare.py [--no-native] [all | bands]   (bench/default_vs_fastest.py USAGE)
+    python3 compare.py [--no-native] [all | bands]   (bench/default_vs_fastest.py main)
 """
 import os, sys
 

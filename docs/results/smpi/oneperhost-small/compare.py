@@ -10,7 +10,7 @@ cluster and §4) and after (after-*, afterfine-*, rsafter-*: with the `oneperhos
 nhalf>=8K` rules; n½ measured by the library, 25-38 KB), each over the
 fastest.
 
-    python3 compare.py [--no-native] [all | bands]   (bench/default_vs_fastest.py USAGE)
+    python3 compare.py [--no-native] [all | bands]   (bench/default_vs_fastest.py main)
 """
 import os, sys
 
