@@ -1129,6 +1129,31 @@ mod tests {
     }
 
     #[test]
+    fn long_vectors_on_2_or_4_hosts_take_halving_and_doubling_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };
+        for (coll, bytes, p, k) in [
+            (Allreduce, 256 << 10, 8, 2),
+            (Allreduce, 1 << 20, 16, 4),
+            (Allreduce, 512 << 10, 64, 16),
+            (Allreduce, 256 << 10, 16, 8), // 2 hosts
+            (ReduceScatterBlock, 256 << 10, 16, 2), // 8 hosts
+            (ReduceScatterBlock, 1 << 20, 16, 4),
+            (ReduceScatter, 512 << 10, 8, 2),
+        ] {
+            let c = choose(&at(30 << 10, coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, Rabenseifner, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
+            // The cluster's network and unknown: the cluster's rules (the two-level algorithm, its ring lanes on 4 hosts) and the model.
+            not_by_rule(&t, &[0, 140].map(|n| at(n, coll, bytes, p, k)), "nhalf");
+        }
+        // 8 hosts (the allreduce's lanes run halving & doubling), 2 MiB, 128 KiB, p not a power of two: other rules.
+        let beyond = [at(30 << 10, Allreduce, 256 << 10, 16, 2), at(30 << 10, Allreduce, 2 << 20, 8, 2),
+                      at(30 << 10, ReduceScatterBlock, 128 << 10, 16, 2), at(30 << 10, Allreduce, 256 << 10, 12, 4)];
+        not_by_rule(&t, &beyond, "nhalf");
+    }
+
+    #[test]
     fn one_rank_per_host_at_3_to_16_processes_on_a_fast_network_takes_the_simulated_rules() {
         let t = Table::default_table();
         let fast = |coll, bytes, p| Shape { nhalf: 30 << 10, ..shape(coll, bytes, p) };

@@ -519,7 +519,7 @@ mod tests {
     }
 
     #[test]
-    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_halving_doubling_and_binary_blocks() {
+    fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_halving_doubling_binary_blocks_and_the_circulant() {
         let (table, m) = (Table::default_table(), CostModel::default());
         let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, &table, &m, false).unwrap().name;
         assert_eq!(lane(Collective::Reduce, 1 << 10, 16, 16), "knomial_tree", "16 KiB on 16 x 16");
@@ -530,7 +530,11 @@ mod tests {
         assert_eq!(lane(Collective::Allreduce, 4 << 10, 16, 16), "rabenseifner", "64 KiB: beyond the lane rule");
         assert_eq!(lane(Collective::Allreduce, 128 << 10, 8, 2), "rabenseifner", "256 KiB on 8 x 2: not the ring rule");
         assert_eq!(lane(Collective::Allreduce, 128 << 10, 4, 2), "ring", "256 KiB on 4 x 2: the ring rule");
-        assert_eq!(lane(Collective::Allreduce, 128 << 10, 12, 2), "ring", "256 KiB on 12 x 2: the ring rule");
+        assert_eq!(lane(Collective::Allreduce, 128 << 10, 12, 2), "circulant", "256 KiB on 12 x 2: 5-15 hosts, not a power of two");
+        assert_eq!(lane(Collective::Allreduce, 20 << 10, 6, 16), "circulant", "320 KiB on 6 x 16");
+        assert_eq!(lane(Collective::Allreduce, 192 << 10, 12, 2), "ring", "384 KiB on 12 x 2: beyond the circulant rule");
+        assert_eq!(lane(Collective::Allreduce, 64 << 10, 3, 4), "ring", "256 KiB on 3 x 4: fewer hosts than the circulant rule's");
+        assert_eq!(lane(Collective::Allreduce, 8 << 10, 16, 32), "rabenseifner", "256 KiB on 16 x 32: a power of two");
         assert_eq!(lane(Collective::Reduce, 256, 8, 8), "knomial_tree", "2 KiB on 8 x 8");
         assert_eq!(lane(Collective::Reduce, 128, 8, 8), "tree", "1 KiB: the tree rules");
         assert_eq!(lane(Collective::Reduce, 128 << 10, 16, 16), "binary_blocks", "2 MiB on 16 x 16");
