@@ -271,6 +271,12 @@ enum Condition {
     /// (the two-level algorithm's lanes then run recursive doubling without
     /// its removal steps).
     HostsPow2,
+    /// `removalspans`: hosts of K ranks each, in blocks (none short), where
+    /// recursive doubling's removal step (its first 2r ranks, r = p −
+    /// 2^⌊lg p⌋, folded in pairs) reaches past the first host, 2r > K: its
+    /// survivors then spread unevenly over the hosts (docs/smpi.md "Short
+    /// allreduces on 2 and 4 hosts").
+    RemovalSpans,
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
@@ -293,7 +299,7 @@ enum Condition {
 }
 
 impl Condition {
-    const NAMES: [(&'static str, Condition); 22] = [
+    const NAMES: [(&'static str, Condition); 23] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -312,6 +318,7 @@ impl Condition {
         ("shortlast", Condition::ShortLastHost),
         ("lane", Condition::Lane),
         ("hostspow2", Condition::HostsPow2),
+        ("removalspans", Condition::RemovalSpans),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -348,6 +355,7 @@ impl Condition {
             Condition::HostBlocksFrom(k) => s.hosts.in_blocks() && s.layout.most >= k,
             Condition::HostsUpTo(n) => s.layout.hosts <= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
+            Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
@@ -483,10 +491,11 @@ impl Table {
         // ([`estimate_placed`]), and it may choose the two-level algorithm.
         let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
         // The layout is not known yet either: also as few hosts as can be
-        // (for `hosts<=N`), and the ranks on two hosts (for `hostspow2` and
-        // `hostblocks>=N`).
-        let two_hosts = Layout { hosts: 2, fewest: s.procs / 2, most: s.procs.div_ceil(2) };
-        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, two_hosts];
+        // (for `hosts<=N`), and the ranks on two and on four hosts (for
+        // `hostspow2`, `hostblocks>=N` and `removalspans`, which holds on
+        // 4 x 5 but not 2 x 10).
+        let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
+        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
         let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
         model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
     }
@@ -1126,6 +1135,25 @@ mod tests {
         // From 32 KiB and at 9 processes and more: the rules of any network.
         let beyond = [at(30 << 10, Reduce, 128 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
+    }
+
+    #[test]
+    fn short_allreduces_on_2_or_4_hosts_where_the_removal_step_spans_hosts_take_the_two_level_algorithm() {
+        let t = Table::default_table();
+        let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Allreduce, bytes, &host_blocks(p, k)) };
+        // 2r > K (r = p − 2^⌊lg p⌋): 2 x 3, 2 x 6, 2 x 7, 2 x 15, 4 x 3, 4 x 5, 4 x 7; one element on 4 x 5.
+        for (bytes, p, k) in [(512, 6, 3), (8, 12, 6), (4 << 10, 14, 7), (1 << 10, 30, 15), (64, 12, 3), (8, 20, 5), (2 << 10, 28, 7)] {
+            let c = choose(&at(30 << 10, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, Hierarchical, "{bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("removalspans"), "{}", c.reason);
+            not_by_rule(&t, &[0, 140].map(|n| at(n, bytes, p, k)), "removalspans");
+        }
+        // 2r <= K (2 x 5, 2 x 9, 2 x 10), 3 hosts, 8 hosts, a short last host (8 + 6), beyond 4 KiB: recursive doubling or other rules.
+        let others = [at(30 << 10, 512, 10, 5), at(30 << 10, 512, 18, 9), at(30 << 10, 512, 20, 10), at(30 << 10, 512, 12, 4),
+                      at(30 << 10, 512, 24, 3), at(30 << 10, 512, 14, 8), at(30 << 10, 8 << 10, 14, 7)];
+        not_by_rule(&t, &others, "removalspans");
+        // Before the ranks' hosts are known, one element on 20 processes depends on them (4 x 5 takes the rule, 2 x 10 does not).
+        assert!(t.depends_on_placement(&Shape { nhalf: 30 << 10, ..shape(Allreduce, 8, 20) }));
     }
 
     #[test]
