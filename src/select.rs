@@ -1132,8 +1132,9 @@ mod tests {
             // The cluster's network (n½ = 140 B), one just short, and unknown: its choices.
             not_by_rule(&t, &[0, 140, (8 << 10) - 1].map(|n| at(n, coll, bytes, p, k)), "nhalf");
         }
-        // From 32 KiB and at 9 processes and more: the rules of any network.
-        let beyond = [at(30 << 10, Reduce, 128 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
+        // From 32 KiB (but the reduce of 64-128 KiB at 8 processes, `reduces_on_small_hosts_on_a_fast_network`)
+        // and at 9 processes and more: the rules of any network.
+        let beyond = [at(30 << 10, Reduce, 512 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
     }
 
@@ -1154,6 +1155,28 @@ mod tests {
         not_by_rule(&t, &others, "removalspans");
         // Before the ranks' hosts are known, one element on 20 processes depends on them (4 x 5 takes the rule, 2 x 10 does not).
         assert!(t.depends_on_placement(&Shape { nhalf: 30 << 10, ..shape(Allreduce, 8, 20) }));
+    }
+
+    #[test]
+    fn reduces_on_small_hosts_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Reduce, bytes, &host_blocks(p, k)) };
+        for (bytes, p, k, algorithm) in [
+            (16 << 10, 18, 2, FibonacciTree), // 9-15 hosts of 2, 16-64 KiB
+            (64 << 10, 30, 2, FibonacciTree),
+            (64 << 10, 8, 2, Hierarchical), // 8 processes, 64-128 KiB
+            (128 << 10, 8, 4, Hierarchical),
+            (160 << 10, 10, 2, Pipeline), // 10-14 processes, 160-256 KiB
+            (256 << 10, 12, 4, Pipeline),
+        ] {
+            let c = choose(&at(30 << 10, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
+            not_by_rule(&t, &[0, 140].map(|n| at(n, bytes, p, k)), "nhalf");
+        }
+        // Hosts of 4 at 17-31, 16 processes, 6 processes, a power of two at 160 KiB: other rules.
+        let others = [at(30 << 10, 32 << 10, 20, 4), at(30 << 10, 32 << 10, 16, 2), at(30 << 10, 64 << 10, 6, 2), at(30 << 10, 192 << 10, 16, 2)];
+        not_by_rule(&t, &others, "nhalf");
     }
 
     #[test]
