@@ -1180,6 +1180,35 @@ mod tests {
     }
 
     #[test]
+    fn ranks_dealt_round_robin_at_4_to_31_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        let round_robin = |p: usize, hosts: usize| (0..p).map(|r| r % hosts).collect::<Vec<_>>();
+        let at = |nhalf, coll, bytes, p, hosts| Shape { nhalf, ..placed_shape(coll, bytes, &round_robin(p, hosts)) };
+        for (coll, bytes, p, hosts, algorithm) in [
+            (Allreduce, 2 << 10, 8, 4, RecursiveDoubling),
+            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
+            (Allreduce, 8 << 10, 12, 4, Hierarchical),
+            (Reduce, 512, 12, 2, KnomialTree),
+            (Reduce, 512, 24, 3, KnomialTree),
+            (Reduce, 128 << 10, 16, 8, Hierarchical),
+            (Reduce, 64 << 10, 24, 12, Hierarchical),
+            (ReduceScatterBlock, 96, 12, 6, Hierarchical),
+            (ReduceScatter, 32 << 10, 4, 2, Hierarchical),
+        ] {
+            let s = at(30 << 10, coll, bytes, p, hosts);
+            assert_eq!(s.hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
+            let c = choose(&s, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} on {hosts} hosts: {}", c.reason);
+            assert!(c.reason.to_string().contains("scattered,nhalf>=8K"), "{}", c.reason);
+            not_by_rule(&t, &[0, 140].map(|n| at(n, coll, bytes, p, hosts)), "nhalf");
+        }
+        // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 32 processes: other rules.
+        let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 4),
+                      at(30 << 10, Allreduce, 2 << 10, 24, 4), at(30 << 10, Reduce, 512, 32, 4)];
+        not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
     fn long_vectors_on_2_or_4_hosts_take_halving_and_doubling_on_a_fast_network() {
         let t = Table::default_table();
         let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };

@@ -157,7 +157,8 @@ done
 # right, and the rules chosen by placement (2 hosts x 3: the two-level
 # reduce-scatter; 2 x 2 on a network of n½ = 64 KiB: the simulated rules at
 # 4-8 processes, the two-level allreduce; 2 x 3 there: the short allreduce's
-# two-level algorithm (`removalspans`); 4 x 2 there: the long
+# two-level algorithm (`removalspans`); ranks dealt round robin over 2 hosts
+# there: the two-level reduce-scatter; 4 x 2 there: the long
 # reduce-scatter's halving & doubling; MPICH 2 x 2 with n½ measured: the
 # k-nomial reduce, by either rule, since the pretended hosts' shared memory
 # measures near the 8 KiB bound).
@@ -170,6 +171,8 @@ if [ "$flavour" = openmpi ]; then
         4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
     check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
         6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+    check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical" \
+        4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
     check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner" \
         8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 else

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Ranks dealt round robin at 4-31 processes (docs/smpi.md "Ranks dealt round
+robin at 4-31 processes").
+
+For every point (machine, collective, bytes): the fastest of the algorithms
+measured (every row of s-* and rs-* but the defaults and SMPI's own `native`,
+which the simulation does not charge for its reductions; `--native` counts
+it), the default before (the `default` rows of s-*, rs-*: stop 46's table)
+and after (after-*, rsafter-*: with the `scattered,nhalf>=8K` rules), each
+over the fastest. File names: KIND-PLATFORM-Kpn.csv, K ranks per host dealt
+round robin (rank r on host r mod N), hosts = procs / K.
+
+    python3 compare.py [--native] [all | bands]   (bench/default_vs_fastest.py main)
+"""
+import os, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "bench"))
+from default_vs_fastest import add_rows, main
+
+points = add_rows({}, os.path.join(here, "*.csv"), r"^(s|rs|after|rsafter)-(fattree|torus|dragonfly)-(\d+)pn\.csv$",
+                  lambda m: (m[2], int(m[3])), lambda m: "before" if m[1] in ("s", "rs") else "after")
+args = sys.argv[1:]
+if "--native" in args:
+    args.remove("--native")
+else:
+    args.append("--no-native")
+main(points, [(0, 4096), (4097, 65536), (65537, 1 << 30)], args)
