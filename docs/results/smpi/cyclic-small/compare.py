@@ -18,7 +18,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "bench"))
 from default_vs_fastest import add_rows, main
 
-points = add_rows({}, os.path.join(here, "*.csv"), r"^(s|rs|after|rsafter)-(fattree|torus|dragonfly)-(\d+)pn\.csv$",
+points = add_rows({}, os.path.join(here, "*.csv"), r"^(s|rs|after|rsafter)-(fattree|torus|dragonfly)-(\d+)pn(?:-uneven)?\.csv$",
                   lambda m: (m[2], int(m[3])), lambda m: "before" if m[1] in ("s", "rs") else "after")
 args = sys.argv[1:]
 if "--native" in args:
