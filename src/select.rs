@@ -1209,6 +1209,30 @@ mod tests {
     }
 
     #[test]
+    fn one_rank_per_host_at_17_to_31_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
+        for (coll, bytes, p, algorithm) in [
+            (Reduce, 16 << 10, 17, FibonacciTree),
+            (Reduce, 512 << 10, 31, FibonacciTree),
+            (Allreduce, 2 << 20, 24, Ring), // ahead of the binary-blocks rule for 24
+            (Allreduce, 64 << 20, 31, Ring),
+            (ReduceScatterBlock, 8 << 10, 20, RecursiveHalving),
+            (ReduceScatter, 64, 28, RecursiveHalving),
+        ] {
+            let c = choose(&fast(30 << 10, coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("oneperhost,nhalf>=8K"), "{}", c.reason);
+            not_by_rule(&t, &[0, 140].map(|n| fast(n, coll, bytes, p)), "nhalf");
+            // A lane of the two-level algorithm across 17-31 hosts does not measure n½.
+            not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..fast(0, coll, bytes, p) }], "nhalf");
+        }
+        // The reduce of 64-128 KiB (binary blocks stays), the allreduce of 1 MiB, 32 processes: other rules.
+        let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20), fast(30 << 10, Reduce, 32 << 10, 32)];
+        not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
     fn long_vectors_on_2_or_4_hosts_take_halving_and_doubling_on_a_fast_network() {
         let t = Table::default_table();
         let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };
