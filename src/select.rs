@@ -651,6 +651,16 @@ mod tests {
         }
     }
 
+    /// `at(n½)` on a fast network (n½ = 30 KiB) takes `algorithm` by a rule
+    /// whose text contains `rule`; on the cluster's network (n½ = 140 B) and
+    /// with n½ unknown, no `nhalf` rule.
+    fn fast_network_takes(t: &Table, at: impl Fn(usize) -> Shape, algorithm: Algorithm, rule: &str) {
+        let c = choose(&at(30 << 10), None, t);
+        assert_eq!(c.algorithm, algorithm, "{:?}: {}", at(30 << 10), c.reason);
+        assert!(c.reason.to_string().contains(rule), "{}", c.reason);
+        not_by_rule(t, &[at(0), at(140)], "nhalf");
+    }
+
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
         let section_4 = Table::parse(include_str!("tuning/rabenseifner2004.table"), "§4").unwrap();
         choose(&shape(coll, bytes, procs), None, &section_4).algorithm
@@ -1144,10 +1154,7 @@ mod tests {
         let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Allreduce, bytes, &host_blocks(p, k)) };
         // 2r > K (r = p − 2^⌊lg p⌋): 2 x 3, 2 x 6, 2 x 7, 2 x 15, 4 x 3, 4 x 5, 4 x 7; one element on 4 x 5.
         for (bytes, p, k) in [(512, 6, 3), (8, 12, 6), (4 << 10, 14, 7), (1 << 10, 30, 15), (64, 12, 3), (8, 20, 5), (2 << 10, 28, 7)] {
-            let c = choose(&at(30 << 10, bytes, p, k), None, &t);
-            assert_eq!(c.algorithm, Hierarchical, "{bytes} B p {p} K {k}: {}", c.reason);
-            assert!(c.reason.to_string().contains("removalspans"), "{}", c.reason);
-            not_by_rule(&t, &[0, 140].map(|n| at(n, bytes, p, k)), "removalspans");
+            fast_network_takes(&t, |n| at(n, bytes, p, k), Hierarchical, "removalspans");
         }
         // 2r <= K (2 x 5, 2 x 9, 2 x 10), 3 hosts, 8 hosts, a short last host (8 + 6), beyond 4 KiB: recursive doubling or other rules.
         let others = [at(30 << 10, 512, 10, 5), at(30 << 10, 512, 18, 9), at(30 << 10, 512, 20, 10), at(30 << 10, 512, 12, 4),
@@ -1169,10 +1176,7 @@ mod tests {
             (160 << 10, 10, 2, Pipeline), // 10-14 processes, 160-256 KiB
             (256 << 10, 12, 4, Pipeline),
         ] {
-            let c = choose(&at(30 << 10, bytes, p, k), None, &t);
-            assert_eq!(c.algorithm, algorithm, "{bytes} B p {p} K {k}: {}", c.reason);
-            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
-            not_by_rule(&t, &[0, 140].map(|n| at(n, bytes, p, k)), "nhalf");
+            fast_network_takes(&t, |n| at(n, bytes, p, k), algorithm, "nhalf>=8K");
         }
         // Hosts of 4 at 17-31, 16 processes, 6 processes, a power of two at 160 KiB: other rules.
         let others = [at(30 << 10, 32 << 10, 20, 4), at(30 << 10, 32 << 10, 16, 2), at(30 << 10, 64 << 10, 6, 2), at(30 << 10, 192 << 10, 16, 2)];
@@ -1195,12 +1199,8 @@ mod tests {
             (ReduceScatterBlock, 96, 12, 6, Hierarchical),
             (ReduceScatter, 32 << 10, 4, 2, Hierarchical),
         ] {
-            let s = at(30 << 10, coll, bytes, p, hosts);
-            assert_eq!(s.hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
-            let c = choose(&s, None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} on {hosts} hosts: {}", c.reason);
-            assert!(c.reason.to_string().contains("scattered,nhalf>=8K"), "{}", c.reason);
-            not_by_rule(&t, &[0, 140].map(|n| at(n, coll, bytes, p, hosts)), "nhalf");
+            assert_eq!(at(0, coll, bytes, p, hosts).hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
         }
         // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 32 processes: other rules.
         let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 4),
@@ -1220,10 +1220,7 @@ mod tests {
             (ReduceScatterBlock, 8 << 10, 20, RecursiveHalving),
             (ReduceScatter, 64, 28, RecursiveHalving),
         ] {
-            let c = choose(&fast(30 << 10, coll, bytes, p), None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
-            assert!(c.reason.to_string().contains("oneperhost,nhalf>=8K"), "{}", c.reason);
-            not_by_rule(&t, &[0, 140].map(|n| fast(n, coll, bytes, p)), "nhalf");
+            fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, "oneperhost,nhalf>=8K");
             // A lane of the two-level algorithm across 17-31 hosts does not measure n½.
             not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..fast(0, coll, bytes, p) }], "nhalf");
         }
@@ -1245,11 +1242,8 @@ mod tests {
             (ReduceScatterBlock, 1 << 20, 16, 4),
             (ReduceScatter, 512 << 10, 8, 2),
         ] {
-            let c = choose(&at(30 << 10, coll, bytes, p, k), None, &t);
-            assert_eq!(c.algorithm, Rabenseifner, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
-            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
-            // The cluster's network and unknown: the cluster's rules (the two-level algorithm, its ring lanes on 4 hosts) and the model.
-            not_by_rule(&t, &[0, 140].map(|n| at(n, coll, bytes, p, k)), "nhalf");
+            // On the cluster's network and unknown: the cluster's rules (the two-level algorithm, its ring lanes on 4 hosts) and the model.
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), Rabenseifner, "nhalf>=8K");
         }
         // 8 hosts (the allreduce's lanes run halving & doubling), 2 MiB, 128 KiB, p not a power of two: other rules.
         let beyond = [at(30 << 10, Allreduce, 256 << 10, 16, 2), at(30 << 10, Allreduce, 2 << 20, 8, 2),
