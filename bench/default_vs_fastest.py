@@ -96,7 +96,7 @@ def add_rows(points, pattern, name_re, where, default_role, new_points=True):
     return points
 
 
-def main(points, edges, argv):
+def main(points, edges, argv, native=True):
     """The compare scripts' command line on their `points`, with `edges` the
     size bands of `bands`:
 
@@ -105,8 +105,11 @@ def main(points, edges, argv):
         python3 compare.py bands           # worst / geometric mean per collective and size band
         python3 compare.py --no-native ... # against fastred's algorithms only (SMPI's own are
                                            # not charged for their reductions)
+        python3 compare.py --native ...    # SMPI's own counted too
+
+    `native`: whether SMPI's own count when neither option is given.
     """
-    if "--no-native" in argv:
+    if "--no-native" in argv or (not native and "--native" not in argv):
         drop(points, "native")
     if "bands" in argv:
         bands(points, edges)

@@ -20,9 +20,4 @@ from default_vs_fastest import add_rows, main
 
 points = add_rows({}, os.path.join(here, "*.csv"), r"^(s|rs|after|rsafter)-(fattree|torus|dragonfly)-(\d+)pn(?:-uneven)?\.csv$",
                   lambda m: (m[2], int(m[3])), lambda m: "before" if m[1] in ("s", "rs") else "after")
-args = sys.argv[1:]
-if "--native" in args:
-    args.remove("--native")
-else:
-    args.append("--no-native")
-main(points, [(0, 4096), (4097, 65536), (65537, 1 << 30)], args)
+main(points, [(0, 4096), (4097, 65536), (65537, 1 << 30)], sys.argv[1:], native=False)

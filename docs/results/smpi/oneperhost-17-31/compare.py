@@ -18,9 +18,4 @@ from default_vs_fastest import add_rows, main
 
 points = add_rows({}, os.path.join(here, "*.csv"), r"^(\w+?)-(fattree|torus|dragonfly)-1pn\.csv$",
                   lambda m: (m[2], 1), lambda m: "after" if m[1].startswith("after") else "before")
-args = sys.argv[1:]
-if "--native" in args:
-    args.remove("--native")
-else:
-    args.append("--no-native")
-main(points, [(0, 8192), (8193, 524288), (524289, 1 << 30)], args)
+main(points, [(0, 8192), (8193, 524288), (524289, 1 << 30)], sys.argv[1:], native=False)
