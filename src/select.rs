@@ -1165,6 +1165,25 @@ mod tests {
     }
 
     #[test]
+    fn hosts_in_blocks_at_32_to_63_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = |nhalf, coll, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) };
+        for (coll, bytes, p, k, algorithm, rule) in [
+            (Allreduce, 512, 48, 6, Hierarchical, "removalspans"), // 8 x 6
+            (Allreduce, 2 << 10, 48, 12, Hierarchical, "removalspans"), // 4 x 12
+            (Allreduce, 2 << 10, 48, 16, RecursiveDoubling, "32-63"), // 3 hosts
+            (Allreduce, 16 << 10, 60, 4, Hierarchical, "32-63"),
+            (Reduce, 512, 60, 12, KnomialTree, "32-63"),
+            (Reduce, 8 << 10, 60, 12, Hierarchical, "32-63"),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
+        }
+        // The reduce of 8 KiB on hosts of 16 (2-3 hosts), of 2 KiB, 64 processes: other rules.
+        let others = [at(30 << 10, Reduce, 8 << 10, 32, 16), at(30 << 10, Reduce, 2 << 10, 48, 4), at(30 << 10, Reduce, 512, 64, 8)];
+        not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
     fn reduces_on_small_hosts_on_a_fast_network() {
         let t = Table::default_table();
         let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Reduce, bytes, &host_blocks(p, k)) };
