@@ -1136,11 +1136,9 @@ mod tests {
             (Reduce, 8 << 10, 8, 4, FibonacciTree), // 2 hosts
             (Reduce, 8 << 10, 8, 2, Hierarchical),  // 4 hosts
         ] {
-            let c = choose(&at(30 << 10, coll, bytes, p, k), None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
-            assert!(c.reason.to_string().contains("nhalf>=8K"), "{}", c.reason);
-            // The cluster's network (n½ = 140 B), one just short, and unknown: its choices.
-            not_by_rule(&t, &[0, 140, (8 << 10) - 1].map(|n| at(n, coll, bytes, p, k)), "nhalf");
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "nhalf>=8K");
+            // A network just short of the bound: its choices too.
+            not_by_rule(&t, &[at((8 << 10) - 1, coll, bytes, p, k)], "nhalf");
         }
         // From 32 KiB (but the reduce of 64-128 KiB at 8 processes, `reduces_on_small_hosts_on_a_fast_network`)
         // and at 9 processes and more: the rules of any network.
@@ -1288,11 +1286,8 @@ mod tests {
             (ReduceScatter, 64, 16, Rabenseifner),
             (ReduceScatter, 512 << 10, 6, Circulant),
         ] {
-            let c = choose(&fast(coll, bytes, p), None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
-            assert!(c.reason.to_string().contains("oneperhost,nhalf>=8K"), "{}", c.reason);
-            // The cluster's network, and n½ unknown: the cluster's rules and §4.
-            not_by_rule(&t, &[140, 0].map(|nhalf| Shape { nhalf, ..shape(coll, bytes, p) }), "nhalf");
+            // On the cluster's network, and n½ unknown: the cluster's rules and §4.
+            fast_network_takes(&t, |nhalf| Shape { nhalf, ..shape(coll, bytes, p) }, algorithm, "oneperhost,nhalf>=8K");
             // A lane of the two-level algorithm does not measure n½: its own rules.
             not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..shape(coll, bytes, p) }], "nhalf");
         }
