@@ -1176,8 +1176,25 @@ mod tests {
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
-        // The reduce of 8 KiB on hosts of 16 (2-3 hosts), of 2 KiB, 64 processes: other rules.
-        let others = [at(30 << 10, Reduce, 8 << 10, 32, 16), at(30 << 10, Reduce, 2 << 10, 48, 4), at(30 << 10, Reduce, 512, 64, 8)];
+        // The reduce of 16 KiB on hosts of 16, of 2 KiB on hosts of 2, 64 processes: other rules.
+        let others = [at(30 << 10, Reduce, 16 << 10, 32, 16), at(30 << 10, Reduce, 2 << 10, 48, 2), at(30 << 10, Reduce, 512, 64, 8)];
+        not_by_rule(&t, &others, "nhalf");
+        // Stop 48's rules there: reduces of 2, 8, 32 and 512 KiB, the reduce-scatters.
+        for (coll, bytes, p, k, algorithm, rule) in [
+            (Reduce, 2 << 10, 48, 4, KnomialTree, "hostblocks>=4,hostblocks<=12"),
+            (Reduce, 8 << 10, 48, 16, Tree, "hostblocks>=16"), // 3 hosts
+            (Reduce, 32 << 10, 62, 2, FibonacciTree, "32-63"),
+            (Reduce, 512 << 10, 48, 6, Hierarchical, "32-63"),
+            (ReduceScatterBlock, 2 << 10, 48, 6, Hierarchical, "hostspow2"), // 8 hosts
+            (ReduceScatter, 2 << 10, 60, 4, RecursiveHalving, "33-63"),
+            (ReduceScatterBlock, 8 << 10, 48, 2, Rabenseifner, "33-63"),
+            (ReduceScatterBlock, 2 << 20, 48, 2, Hierarchical, "32K-2M"),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
+        }
+        // Binary blocks' rule for the reduce of 512 KiB on hosts of 2; the reduce-scatters at 32 processes and beyond 2 MiB.
+        let others = [at(30 << 10, Reduce, 512 << 10, 48, 2), at(30 << 10, ReduceScatterBlock, 2 << 10, 32, 4),
+                      at(30 << 10, ReduceScatterBlock, 4 << 20, 48, 4)];
         not_by_rule(&t, &others, "nhalf");
     }
 
