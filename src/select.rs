@@ -1217,11 +1217,15 @@ mod tests {
         not_by_rule(&t, &others, "nhalf");
     }
 
+    /// p ranks dealt round robin over `hosts` hosts (rank r on host r mod hosts), on a network of n½ = `nhalf`.
+    fn round_robin(nhalf: usize, coll: Collective, bytes: usize, p: usize, hosts: usize) -> Shape {
+        Shape { nhalf, ..placed_shape(coll, bytes, &(0..p).map(|r| r % hosts).collect::<Vec<_>>()) }
+    }
+
     #[test]
     fn ranks_dealt_round_robin_at_4_to_31_processes_on_a_fast_network() {
         let t = Table::default_table();
-        let round_robin = |p: usize, hosts: usize| (0..p).map(|r| r % hosts).collect::<Vec<_>>();
-        let at = |nhalf, coll, bytes, p, hosts| Shape { nhalf, ..placed_shape(coll, bytes, &round_robin(p, hosts)) };
+        let at = round_robin;
         for (coll, bytes, p, hosts, algorithm) in [
             (Allreduce, 2 << 10, 8, 4, RecursiveDoubling),
             (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
@@ -1236,9 +1240,29 @@ mod tests {
             assert_eq!(at(0, coll, bytes, p, hosts).hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
             fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
         }
-        // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 32 processes: other rules.
+        // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 64 processes: other rules.
         let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 4),
-                      at(30 << 10, Allreduce, 2 << 10, 24, 4), at(30 << 10, Reduce, 512, 32, 4)];
+                      at(30 << 10, Allreduce, 2 << 10, 24, 4), at(30 << 10, Reduce, 512, 64, 8)];
+        not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
+    fn ranks_dealt_round_robin_at_32_to_63_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        for (coll, bytes, p, hosts, algorithm) in [
+            (Allreduce, 512, 32, 8, RecursiveDoubling),
+            (Allreduce, 128, 48, 8, Hierarchical),
+            (Allreduce, 512 << 10, 60, 15, Hierarchical),
+            (Reduce, 512, 62, 31, KnomialTree),
+            (Reduce, 2 << 20, 56, 7, Hierarchical),
+            (ReduceScatterBlock, 2 << 20, 36, 6, Hierarchical),
+            (ReduceScatter, 1 << 20, 48, 4, Hierarchical),
+        ] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
+        }
+        // The allreduce of 512 B-4 KiB at 33-63 processes, the reduce-scatter below 1 MiB, 64 processes: other rules.
+        let others = [round_robin(30 << 10, Allreduce, 2 << 10, 48, 6), round_robin(30 << 10, ReduceScatterBlock, 512 << 10, 48, 6),
+                      round_robin(30 << 10, Allreduce, 128, 64, 8)];
         not_by_rule(&t, &others, "nhalf");
     }
 
