@@ -1267,7 +1267,7 @@ mod tests {
     }
 
     #[test]
-    fn one_rank_per_host_at_17_to_31_processes_on_a_fast_network() {
+    fn one_rank_per_host_at_17_to_63_processes_on_a_fast_network() {
         let t = Table::default_table();
         let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
         for (coll, bytes, p, algorithm) in [
@@ -1277,13 +1277,22 @@ mod tests {
             (Allreduce, 64 << 20, 31, Ring),
             (ReduceScatterBlock, 8 << 10, 20, RecursiveHalving),
             (ReduceScatter, 64, 28, RecursiveHalving),
+            // Stop 48: 32-63 processes.
+            (Reduce, 8 << 10, 48, FibonacciTree),
+            (Reduce, 32 << 10, 32, FibonacciTree),
+            (Reduce, 512 << 10, 62, FibonacciTree),
+            (ReduceScatterBlock, 8000, 40, RecursiveHalving),
+            (ReduceScatter, 130816, 56, BinaryBlocks),
+            (ReduceScatterBlock, 2 << 20, 62, BinaryBlocks),
         ] {
             fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, "oneperhost,nhalf>=8K");
-            // A lane of the two-level algorithm across 17-31 hosts does not measure n½.
+            // A lane of the two-level algorithm across 17-63 hosts does not measure n½.
             not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..fast(0, coll, bytes, p) }], "nhalf");
         }
-        // The reduce of 64-128 KiB (binary blocks stays), the allreduce of 1 MiB, 32 processes: other rules.
-        let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20), fast(30 << 10, Reduce, 32 << 10, 32)];
+        // The reduce of 64-128 KiB (binary blocks stays), the allreduce of 1 MiB, the reduce-scatter of
+        // 32 KiB, 64 processes: other rules.
+        let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20), fast(30 << 10, Reduce, 128 << 10, 48),
+                      fast(30 << 10, ReduceScatterBlock, 32 << 10, 48), fast(30 << 10, Reduce, 32 << 10, 64)];
         not_by_rule(&t, &others, "nhalf");
     }
 
