@@ -12,11 +12,26 @@ use std::fmt;
 impl Algorithm {
     /// Whether this algorithm can run a call of this shape.
     pub fn can_run(self, shape: &Shape) -> bool {
+        self.why_not(shape).is_none()
+    }
+
+    /// Why this algorithm cannot run a call of this shape (for the warning
+    /// when `FASTRED_ALGO` names it), or None where it can.
+    pub fn why_not(self, shape: &Shape) -> Option<&'static str> {
         let d = self.descriptor();
-        self.implements(shape.coll)
-            && (shape.commutative || self.preserves_rank_order())
-            && (!shape.order_is_fixed() || self.computes_canonical_order(shape.coll) && (!d.uses_hosts || shape.hosts.keeps_canonical_order()))
-            && (!d.shared_memory || shape.can_share_memory())
+        if !self.implements(shape.coll) {
+            Some("it does not implement this collective")
+        } else if !shape.commutative && !self.preserves_rank_order() {
+            Some("it needs a commutative op")
+        } else if shape.order_is_fixed()
+            && !(self.computes_canonical_order(shape.coll) && (!d.uses_hosts || shape.hosts.keeps_canonical_order()))
+        {
+            Some("it does not compute the canonical order FASTRED_REPRODUCIBLE asks for")
+        } else if d.shared_memory && !shape.can_share_memory() {
+            Some(shape.why_no_shared_memory())
+        } else {
+            None
+        }
     }
 }
 
@@ -69,6 +84,19 @@ impl Shape {
             && self.shared_memory
             && !cfg!(fastred_mpi = "smpi")
             && self.bytes / self.elems.max(1) <= crate::algo::shared_memory::MIN_SLOT
+    }
+
+    /// The first of `can_share_memory`'s conditions that fails.
+    fn why_no_shared_memory(&self) -> &'static str {
+        if cfg!(fastred_mpi = "smpi") {
+            "SimGrid SMPI's simulated ranks share no memory"
+        } else if self.hosts != Hosts::OneHost && self.procs > 1 {
+            "it needs every rank on one host, sharing memory"
+        } else if !self.shared_memory {
+            "it needs a shared-memory segment, which this communicator could not make"
+        } else {
+            "its slots hold elements of at most 4 KiB"
+        }
     }
 }
 
@@ -668,6 +696,26 @@ mod tests {
 
     fn pick_default(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
         choose(&shape(coll, bytes, procs), None, &Table::default_table()).algorithm
+    }
+
+    #[test]
+    fn why_an_algorithm_cannot_run_names_the_condition_that_fails() {
+        let s = shape(Allreduce, 1 << 20, 8);
+        assert_eq!(Ring.why_not(&s), None);
+        assert_eq!(Ring.why_not(&Shape { commutative: false, ..s }), Some("it needs a commutative op"));
+        assert_eq!(RecursiveHalving.why_not(&s), Some("it does not implement this collective"));
+        let fixed = Shape { reproducible: true, ..s };
+        assert!(fixed.order_is_fixed());
+        assert_eq!(Circulant.why_not(&fixed), Some("it does not compute the canonical order FASTRED_REPRODUCIBLE asks for"));
+        if cfg!(fastred_mpi = "smpi") {
+            return assert_eq!(SharedMemory.why_not(&s), Some("SimGrid SMPI's simulated ranks share no memory"));
+        }
+        let one_host = Shape { hosts: Hosts::OneHost, ..s };
+        assert_eq!(SharedMemory.why_not(&one_host), None);
+        assert_eq!(SharedMemory.why_not(&s), Some("it needs every rank on one host, sharing memory"));
+        assert_eq!(SharedMemory.why_not(&Shape { shared_memory: false, ..one_host }),
+                   Some("it needs a shared-memory segment, which this communicator could not make"));
+        assert_eq!(SharedMemory.why_not(&Shape { elems: 1, bytes: 8 << 10, ..one_host }), Some("its slots hold elements of at most 4 KiB"));
     }
 
     #[test]

@@ -396,7 +396,7 @@ fi
 # A rank that cannot make or open the shared segment: every rank agrees and
 # runs other algorithms (the forced choice is ignored with its reason).
 run_case "shared-memory-unavailable-on-one-rank-np3" 300 0 \
-    "collectives: OK AND shared memory is not available to every rank AND FASTRED_ALGO=shared_memory cannot run this [a-z_]+ call \\(it needs every rank on one host, sharing memory" \
+    "collectives: OK AND shared memory is not available to every rank AND FASTRED_ALGO=shared_memory cannot run this [a-z_]+ call \\(it needs a shared-memory segment, which this communicator could not make" \
     "${MPIRUN[@]}" -np 2 $P FASTRED_ALGO=shared_memory "$out/collectives" own shapes : -np 1 $P FASTRED_ALGO=shared_memory FASTRED_FAULT=noshm "$out/collectives" own shapes
 check "reliability-nomem-np2" 300 "reliability nomem: OK" 2 $P "$out/reliability" nomem
 check "reliability-panic-np2" 300 "reliability panic: OK AND internal error \(panic\) inside fastred" 2 $P FASTRED_FAULT=panic "$out/reliability" panic

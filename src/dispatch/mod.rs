@@ -423,13 +423,7 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<(Algorithm, bool), NotO
         }
     }
     if choice.override_ignored && state.first_time(format!("override {:?} {:?} {}", shape.coll, forced, shape.order_is_fixed())) {
-        let why = if forced.is_some_and(|a| a.descriptor().shared_memory && a.can_run(&Shape { shared_memory: true, hosts: select::Hosts::OneHost, ..shape })) {
-            "it needs every rank on one host, sharing memory"
-        } else if shape.order_is_fixed() {
-            "it does not compute the canonical order FASTRED_REPRODUCIBLE asks for"
-        } else {
-            "it needs a commutative op"
-        };
+        let why = forced.and_then(|a| a.why_not(&shape)).unwrap_or("");
         log::warn!("FASTRED_ALGO={} cannot run this {} call ({why}); using {} instead", forced.map_or("", |a| a.name()), shape.coll.name(), choice.algorithm);
     }
     let bytes = shape.bytes;
