@@ -1247,6 +1247,23 @@ mod tests {
     }
 
     #[test]
+    fn hosts_of_2_and_4_at_64_to_200_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = |nhalf, coll, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 2 << 20, 200, 4, Hierarchical), // the model's ring took 2.4-3.2x
+            (Reduce, 2 << 10, 128, 2, Hierarchical),
+            (Reduce, 32 << 10, 96, 4, FibonacciTree),
+            (ReduceScatterBlock, 128 << 10, 200, 2, Rabenseifner),
+            (ReduceScatter, 2 << 20, 64, 4, BinaryBlocks),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "64-200 hostblocks<=4");
+        }
+        // Hosts of 8, 256 processes: other rules.
+        not_by_rule(&t, &[at(30 << 10, Reduce, 32 << 10, 128, 8), at(30 << 10, Allreduce, 2 << 20, 256, 4)], "64-200");
+    }
+
+    #[test]
     fn reduces_on_small_hosts_on_a_fast_network() {
         let t = Table::default_table();
         let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Reduce, bytes, &host_blocks(p, k)) };
