@@ -295,6 +295,10 @@ enum Condition {
     /// algorithm's lanes then cross at most N hosts, where the `lane` rules
     /// apply).
     HostsUpTo(usize),
+    /// `hosts>=N`: the ranks sit on at least N hosts (ranks dealt round
+    /// robin over 16-100 hosts of 2-4, where the circulant measured on 8-15
+    /// hosts of 8-16 collides).
+    HostsFrom(usize),
     /// `hostspow2`: the ranks sit on a power of two of hosts, at least 2
     /// (the two-level algorithm's lanes then run recursive doubling without
     /// its removal steps).
@@ -356,10 +360,11 @@ impl Condition {
     /// The conditions written `PREFIX` N: the prefix, the condition, what N
     /// counts, and whether N takes K/M/G suffixes (a size in bytes).
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 4] = [
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 5] = [
         ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host", false),
         ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host", false),
         ("hosts<=", Condition::HostsUpTo, "host count", false),
+        ("hosts>=", Condition::HostsFrom, "host count", false),
         ("nhalf>=", Condition::NhalfFrom, "size", true),
     ];
 
@@ -382,6 +387,7 @@ impl Condition {
             Condition::HostBlocksUpTo(k) => s.hosts.in_blocks() && s.layout.most <= k,
             Condition::HostBlocksFrom(k) => s.hosts.in_blocks() && s.layout.most >= k,
             Condition::HostsUpTo(n) => s.layout.hosts <= n,
+            Condition::HostsFrom(n) => s.layout.hosts >= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
             Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
@@ -1332,6 +1338,21 @@ mod tests {
     }
 
     #[test]
+    fn ranks_dealt_round_robin_over_16_or_more_hosts_at_64_to_200_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        for (coll, bytes, p, hosts) in [
+            (Allreduce, 2 << 20, 200, 50), // the model's circulant took up to 7.65x
+            (Reduce, 128 << 10, 64, 16), // ahead of the circulant rule for 8-15 hosts
+            (ReduceScatterBlock, 512 << 10, 128, 64),
+            (ReduceScatter, 2 << 20, 96, 24),
+        ] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Hierarchical, "hosts>=16");
+        }
+        // 8 hosts of 8: the circulant rule measured there.
+        assert_eq!(choose(&round_robin(30 << 10, Reduce, 128 << 10, 64, 8), None, &t).algorithm, Circulant);
+    }
+
+    #[test]
     fn one_rank_per_host_at_17_to_63_processes_on_a_fast_network() {
         let t = Table::default_table();
         let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
@@ -1941,6 +1962,20 @@ mod tests {
         // could still hold.
         assert!(t.depends_on_placement(&shape(Allreduce, 32 << 10, 256)));
         for bad in ["* * * hostblocks>= ring", "* * * hostblocks>=x ring", "* * * hostblocks>32 ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hosts_from_n_holds_on_at_least_n_hosts_and_makes_the_choice_depend_on_placement() {
+        let t = Table::parse("* * * scattered,hosts>=16 ring\n* * * - tree\n", "t").unwrap();
+        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 32 << 10, h), None, &t).algorithm;
+        let round_robin = |p: usize, hosts: usize| (0..p).map(|r| r % hosts).collect::<Vec<_>>();
+        assert_eq!(placed(&round_robin(64, 16)), Ring, "16 hosts of 4");
+        assert_eq!(placed(&round_robin(200, 100)), Ring, "100 hosts of 2");
+        assert_eq!(placed(&round_robin(64, 8)), Tree, "8 hosts of 8");
+        assert!(t.depends_on_placement(&shape(Allreduce, 32 << 10, 64)));
+        for bad in ["* * * hosts>= ring", "* * * hosts>=x ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }
     }
