@@ -1370,6 +1370,8 @@ mod tests {
             (ReduceScatterBlock, 8000, 40, RecursiveHalving),
             (ReduceScatter, 130816, 56, BinaryBlocks),
             (ReduceScatterBlock, 2 << 20, 62, BinaryBlocks),
+            (ReduceScatterBlock, 4194048, 48, Ring),
+            (Allreduce, 16 << 20, 40, Ring),
         ] {
             fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, "oneperhost,nhalf>=8K");
             // A lane of the two-level algorithm across 17-63 hosts does not measure n½.
