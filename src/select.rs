@@ -1353,7 +1353,7 @@ mod tests {
     }
 
     #[test]
-    fn one_rank_per_host_at_17_to_63_processes_on_a_fast_network() {
+    fn one_rank_per_host_at_17_to_100_processes_on_a_fast_network() {
         let t = Table::default_table();
         let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
         for (coll, bytes, p, algorithm) in [
@@ -1372,6 +1372,8 @@ mod tests {
             (ReduceScatterBlock, 2 << 20, 62, BinaryBlocks),
             (ReduceScatterBlock, 4194048, 48, Ring),
             (Allreduce, 16 << 20, 40, Ring),
+            (Allreduce, 8 << 20, 72, Ring), // 64-100 processes
+            (ReduceScatter, 2096640, 72, BinaryBlocks),
         ] {
             fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, "oneperhost,nhalf>=8K");
             // A lane of the two-level algorithm across 17-63 hosts does not measure n½.
