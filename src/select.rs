@@ -1203,7 +1203,7 @@ mod tests {
     #[test]
     fn short_allreduces_on_2_or_4_hosts_where_the_removal_step_spans_hosts_take_the_two_level_algorithm() {
         let t = Table::default_table();
-        let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Allreduce, bytes, &host_blocks(p, k)) };
+        let at = |nhalf, bytes, p, k| in_host_blocks(nhalf, Allreduce, bytes, p, k);
         // 2r > K (r = p − 2^⌊lg p⌋): 2 x 3, 2 x 6, 2 x 7, 2 x 15, 4 x 3, 4 x 5, 4 x 7; one element on 4 x 5.
         for (bytes, p, k) in [(512, 6, 3), (8, 12, 6), (4 << 10, 14, 7), (1 << 10, 30, 15), (64, 12, 3), (8, 20, 5), (2 << 10, 28, 7)] {
             fast_network_takes(&t, |n| at(n, bytes, p, k), Hierarchical, "removalspans");
@@ -1219,7 +1219,7 @@ mod tests {
     #[test]
     fn hosts_in_blocks_at_32_to_63_processes_on_a_fast_network() {
         let t = Table::default_table();
-        let at = |nhalf, coll, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) };
+        let at = in_host_blocks;
         for (coll, bytes, p, k, algorithm, rule) in [
             (Allreduce, 512, 48, 6, Hierarchical, "removalspans"), // 8 x 6
             (Allreduce, 2 << 10, 48, 12, Hierarchical, "removalspans"), // 4 x 12
@@ -1255,7 +1255,7 @@ mod tests {
     #[test]
     fn hosts_of_2_and_4_at_64_to_200_processes_on_a_fast_network() {
         let t = Table::default_table();
-        let at = |nhalf, coll, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) };
+        let at = in_host_blocks;
         for (coll, bytes, p, k, algorithm) in [
             (Allreduce, 2 << 20, 200, 4, Hierarchical), // the model's ring took 2.4-3.2x
             (Reduce, 2 << 10, 128, 2, Hierarchical),
@@ -1272,7 +1272,7 @@ mod tests {
     #[test]
     fn reduces_on_small_hosts_on_a_fast_network() {
         let t = Table::default_table();
-        let at = |nhalf, bytes, p: usize, k: usize| Shape { nhalf, ..placed_shape(Reduce, bytes, &host_blocks(p, k)) };
+        let at = |nhalf, bytes, p, k| in_host_blocks(nhalf, Reduce, bytes, p, k);
         for (bytes, p, k, algorithm) in [
             (16 << 10, 18, 2, FibonacciTree), // 9-15 hosts of 2, 16-64 KiB
             (64 << 10, 30, 2, FibonacciTree),
@@ -1286,6 +1286,11 @@ mod tests {
         // Hosts of 4 at 17-31, 16 processes, 6 processes, a power of two at 160 KiB: other rules.
         let others = [at(30 << 10, 32 << 10, 20, 4), at(30 << 10, 32 << 10, 16, 2), at(30 << 10, 64 << 10, 6, 2), at(30 << 10, 192 << 10, 16, 2)];
         not_by_rule(&t, &others, "nhalf");
+    }
+
+    /// p ranks on hosts of k consecutive ranks each (the last may hold fewer), on a network of n½ = `nhalf`.
+    fn in_host_blocks(nhalf: usize, coll: Collective, bytes: usize, p: usize, k: usize) -> Shape {
+        Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) }
     }
 
     /// p ranks dealt round robin over `hosts` hosts (rank r on host r mod hosts), on a network of n½ = `nhalf`.
@@ -1973,11 +1978,10 @@ mod tests {
     #[test]
     fn hosts_from_n_holds_on_at_least_n_hosts_and_makes_the_choice_depend_on_placement() {
         let t = Table::parse("* * * scattered,hosts>=16 ring\n* * * - tree\n", "t").unwrap();
-        let placed = |h: &[usize]| choose(&placed_shape(Allreduce, 32 << 10, h), None, &t).algorithm;
-        let round_robin = |p: usize, hosts: usize| (0..p).map(|r| r % hosts).collect::<Vec<_>>();
-        assert_eq!(placed(&round_robin(64, 16)), Ring, "16 hosts of 4");
-        assert_eq!(placed(&round_robin(200, 100)), Ring, "100 hosts of 2");
-        assert_eq!(placed(&round_robin(64, 8)), Tree, "8 hosts of 8");
+        let placed = |p, hosts| choose(&round_robin(0, Allreduce, 32 << 10, p, hosts), None, &t).algorithm;
+        assert_eq!(placed(64, 16), Ring, "16 hosts of 4");
+        assert_eq!(placed(200, 100), Ring, "100 hosts of 2");
+        assert_eq!(placed(64, 8), Tree, "8 hosts of 8");
         assert!(t.depends_on_placement(&shape(Allreduce, 32 << 10, 64)));
         for bad in ["* * * hosts>= ring", "* * * hosts>=x ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
