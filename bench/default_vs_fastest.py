@@ -8,7 +8,7 @@ where before or after is above 1.05 (every point with show_all), then one
 summary line: worst before -> after, points above 1.05, after over before
 (range, geometric mean) and how many points got slower by more than 5%.
 """
-import csv, glob, math, os, re
+import csv, glob, math, os, re, sys
 
 
 def drop(points, variant):
@@ -115,3 +115,15 @@ def main(points, edges, argv, native=True):
         bands(points, edges)
     else:
         report(points, "all" in argv)
+
+
+def compare_dir(script, roles, edges, native=False):
+    """A data directory's compare.py: the CSV files beside `script` named
+    KIND-PLATFORM-Kpn.csv (K ranks per host) with KIND a key of `roles`, whose
+    `default` rows go to roles[KIND] ("before", "after" or None; the other
+    variants are algorithms), then `main` on the command line."""
+    here = os.path.dirname(os.path.abspath(script))
+    kinds = "|".join(map(re.escape, roles))
+    points = add_rows({}, os.path.join(here, "*.csv"), rf"^({kinds})-(fattree|torus|dragonfly)-(\d+)pn\.csv$",
+                      lambda m: (m[2], int(m[3])), lambda m: roles[m[1]])
+    main(points, edges, sys.argv[1:], native)
