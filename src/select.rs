@@ -1377,6 +1377,7 @@ mod tests {
             (ReduceScatterBlock, 2 << 20, 62, BinaryBlocks),
             (ReduceScatterBlock, 4194048, 48, Ring),
             (Allreduce, 16 << 20, 40, Ring),
+            (Reduce, 4 << 20, 56, Pipeline),
             (Allreduce, 8 << 20, 72, Ring), // 64-100 processes
             (ReduceScatter, 2096640, 72, BinaryBlocks),
         ] {
