@@ -27,8 +27,8 @@ impl Algorithm {
             && !(self.computes_canonical_order(shape.coll) && (!d.uses_hosts || shape.hosts.keeps_canonical_order()))
         {
             Some("it does not compute the canonical order FASTRED_REPRODUCIBLE asks for")
-        } else if d.shared_memory && !shape.can_share_memory() {
-            Some(shape.why_no_shared_memory())
+        } else if d.shared_memory {
+            shape.why_no_shared_memory()
         } else {
             None
         }
@@ -80,22 +80,22 @@ impl Shape {
     /// Every rank is on one host (or there is one rank), they can share memory, and an element fits
     /// the shared-memory algorithm's smallest round.
     pub fn can_share_memory(&self) -> bool {
-        (self.hosts == Hosts::OneHost || self.procs == 1)
-            && self.shared_memory
-            && !cfg!(fastred_mpi = "smpi")
-            && self.bytes / self.elems.max(1) <= crate::algo::shared_memory::MIN_SLOT
+        self.why_no_shared_memory().is_none()
     }
 
-    /// The first of `can_share_memory`'s conditions that fails.
-    fn why_no_shared_memory(&self) -> &'static str {
+    /// The first of `can_share_memory`'s conditions that fails, or None where all hold.
+    fn why_no_shared_memory(&self) -> Option<&'static str> {
+        const _: () = assert!(crate::algo::shared_memory::MIN_SLOT == 4 << 10, "the message below names the slot size");
         if cfg!(fastred_mpi = "smpi") {
-            "SimGrid SMPI's simulated ranks share no memory"
+            Some("SimGrid SMPI's simulated ranks share no memory")
         } else if self.hosts != Hosts::OneHost && self.procs > 1 {
-            "it needs every rank on one host, sharing memory"
+            Some("it needs every rank on one host, sharing memory")
         } else if !self.shared_memory {
-            "it needs a shared-memory segment, which this communicator could not make"
+            Some("it needs a shared-memory segment, which this communicator could not make")
+        } else if self.bytes / self.elems.max(1) > crate::algo::shared_memory::MIN_SLOT {
+            Some("its slots hold elements of at most 4 KiB")
         } else {
-            "its slots hold elements of at most 4 KiB"
+            None
         }
     }
 }
