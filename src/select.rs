@@ -1203,7 +1203,7 @@ mod tests {
     #[test]
     fn short_allreduces_on_2_or_4_hosts_where_the_removal_step_spans_hosts_take_the_two_level_algorithm() {
         let t = Table::default_table();
-        let at = |nhalf, bytes, p, k| in_host_blocks(nhalf, Allreduce, bytes, p, k);
+        let at = |nhalf, bytes, p, k| placed_in_blocks(nhalf, Allreduce, bytes, p, k);
         // 2r > K (r = p − 2^⌊lg p⌋): 2 x 3, 2 x 6, 2 x 7, 2 x 15, 4 x 3, 4 x 5, 4 x 7; one element on 4 x 5.
         for (bytes, p, k) in [(512, 6, 3), (8, 12, 6), (4 << 10, 14, 7), (1 << 10, 30, 15), (64, 12, 3), (8, 20, 5), (2 << 10, 28, 7)] {
             fast_network_takes(&t, |n| at(n, bytes, p, k), Hierarchical, "removalspans");
@@ -1219,7 +1219,7 @@ mod tests {
     #[test]
     fn hosts_in_blocks_at_32_to_63_processes_on_a_fast_network() {
         let t = Table::default_table();
-        let at = in_host_blocks;
+        let at = placed_in_blocks;
         for (coll, bytes, p, k, algorithm, rule) in [
             (Allreduce, 512, 48, 6, Hierarchical, "removalspans"), // 8 x 6
             (Allreduce, 2 << 10, 48, 12, Hierarchical, "removalspans"), // 4 x 12
@@ -1255,7 +1255,7 @@ mod tests {
     #[test]
     fn hosts_of_2_and_4_at_64_to_200_processes_on_a_fast_network() {
         let t = Table::default_table();
-        let at = in_host_blocks;
+        let at = placed_in_blocks;
         for (coll, bytes, p, k, algorithm) in [
             (Allreduce, 2 << 20, 200, 4, Hierarchical), // the model's ring took 2.4-3.2x
             (Reduce, 2 << 10, 128, 2, Hierarchical),
@@ -1272,7 +1272,7 @@ mod tests {
     #[test]
     fn reduces_on_small_hosts_on_a_fast_network() {
         let t = Table::default_table();
-        let at = |nhalf, bytes, p, k| in_host_blocks(nhalf, Reduce, bytes, p, k);
+        let at = |nhalf, bytes, p, k| placed_in_blocks(nhalf, Reduce, bytes, p, k);
         for (bytes, p, k, algorithm) in [
             (16 << 10, 18, 2, FibonacciTree), // 9-15 hosts of 2, 16-64 KiB
             (64 << 10, 30, 2, FibonacciTree),
@@ -1288,8 +1288,9 @@ mod tests {
         not_by_rule(&t, &others, "nhalf");
     }
 
-    /// p ranks on hosts of k consecutive ranks each (the last may hold fewer), on a network of n½ = `nhalf`.
-    fn in_host_blocks(nhalf: usize, coll: Collective, bytes: usize, p: usize, k: usize) -> Shape {
+    /// p ranks on hosts of k consecutive ranks each (the last may hold fewer), placed as the library finds
+    /// them (unlike [`in_blocks`], which sets the placement class), on a network of n½ = `nhalf`.
+    fn placed_in_blocks(nhalf: usize, coll: Collective, bytes: usize, p: usize, k: usize) -> Shape {
         Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) }
     }
 
