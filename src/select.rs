@@ -1263,10 +1263,29 @@ mod tests {
             (ReduceScatterBlock, 128 << 10, 200, 2, Rabenseifner),
             (ReduceScatter, 2 << 20, 64, 4, BinaryBlocks),
         ] {
-            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "64-200 hostblocks<=4");
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "hostblocks<=4,nhalf>=8K");
         }
         // Hosts of 8, 256 processes: other rules.
         not_by_rule(&t, &[at(30 << 10, Reduce, 32 << 10, 128, 8), at(30 << 10, Allreduce, 2 << 20, 256, 4)], "64-200");
+    }
+
+    #[test]
+    fn hosts_of_2_and_4_at_256_to_1000_processes_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        for (coll, bytes, p, k, algorithm, rule) in [
+            // Ahead of the 257-2000 rule's two-level reduce (1.06-1.62x).
+            (Reduce, 32 << 10, 1000, 2, FibonacciTree, "16K-32K 64-1000"),
+            (Reduce, 16 << 10, 512, 4, FibonacciTree, "16K-32K 64-1000"),
+            (Allreduce, 512 << 10, 1000, 4, Rabenseifner, "128K-512K 201-1000"),
+            (ReduceScatterBlock, 128 << 10, 1000, 2, Rabenseifner, "0-2M 64-1000"),
+            (ReduceScatter, 2 << 20, 1000, 4, Rabenseifner, "0-2M 64-1000"),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
+        }
+        // Binary blocks stays at 64-200 for 2 MiB; the reduce of 8 KiB is the 257-2000 rule's.
+        fast_network_takes(&t, |n| at(n, ReduceScatterBlock, 2 << 20, 200, 2), BinaryBlocks, "1M-2M 64-200");
+        fast_network_takes(&t, |n| at(n, Reduce, 8 << 10, 1000, 2), Hierarchical, "257-2000");
     }
 
     #[test]
