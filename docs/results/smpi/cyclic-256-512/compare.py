@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Ranks dealt round robin over hosts of 2 and 4 at 256 processes
+"""Ranks dealt round robin over hosts of 2 and 4 at 256 and 512 processes
 (docs/smpi.md "Ranks dealt round robin over hosts of 2 and 4 at 64-200
 processes", its last paragraphs): s-* the algorithms and the default before
-stop 49's extension of the `hosts>=16` rules to 256 processes, after-* the
+stop 49's extension of the `hosts>=16` rules to 256 and 512 processes, after-* the
 default with it; each point's default over the fastest fastred algorithm
 (SMPI's own `native` with --native).
 
