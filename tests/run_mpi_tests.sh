@@ -437,7 +437,7 @@ check "repeat-calls-np3" 300 "repeat_calls: OK" 3 $P "$out/repeat_calls"
 for np in 2 3; do
     check "handover-repeats-np$np" 300 "handover_repeats: OK" $np $P FASTRED_TUNING="$root/tests/mpi/handover_repeats.table" "$out/handover_repeats"
 done
-check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median" 2 $P "$out/churn" 10000 3 4096
+check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median" 2 $P "$out/churn" 10000 3.5 4096
 
 if [ "$flavour" = openmpi ]; then
     echo "== [$flavour] valgrind memcheck: no error in fastred's code (tests/valgrind_errors.py)"
