@@ -331,6 +331,41 @@ enum Condition {
 }
 
 impl Condition {
+    /// Whether the condition reads where the ranks are: the shape's
+    /// `topology`, `hosts`, `layout` or `nhalf`.
+    fn reads_placement(self) -> bool {
+        match self {
+            Condition::Topology
+            | Condition::OnePerHost
+            | Condition::OneHost
+            | Condition::SharedHosts
+            | Condition::HostBlocks
+            | Condition::HostBlocksUpTo(_)
+            | Condition::HostBlocksFrom(_)
+            | Condition::HostsUpTo(_)
+            | Condition::HostsFrom(_)
+            | Condition::HostsPow2
+            | Condition::RemovalSpans
+            | Condition::HostsScattered
+            | Condition::ShortLastHost
+            | Condition::Lane
+            | Condition::NhalfFrom(_) => true,
+            Condition::Pow2
+            | Condition::NonPow2
+            | Condition::Few
+            | Condition::Commutative
+            | Condition::NonCommutative
+            | Condition::Builtin
+            | Condition::UserOp
+            | Condition::BinaryBlocksRule
+            | Condition::BalancedBlocks
+            | Condition::Floating
+            | Condition::Reproducible
+            | Condition::OpenMpi
+            | Condition::Mpich => false,
+        }
+    }
+
     const NAMES: [(&'static str, Condition); 23] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
@@ -420,12 +455,33 @@ struct Rule {
     target: Target,
     line: usize,
     text: String,
+    /// Whether the rule applies can depend on where the ranks are
+    /// ([`Rule::reads_placement`]).
+    reads_placement: bool,
+}
+
+/// How a call's choice depends on where its ranks are
+/// ([`Table::placement_dependence`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlacementDependence {
+    /// The same choice wherever the ranks are.
+    None,
+    /// Only through whether the shared-memory algorithm may run (every rank
+    /// on one host): without it, the same choice wherever the ranks are.
+    SharedMemoryOnly,
+    /// The choice depends on where the ranks are.
+    Full,
 }
 
 /// A parsed selection table (see `src/tuning/default.table` for the format).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     rules: Vec<Rule>,
+    /// `of_collective[c]`: the rules that can apply to collective `c` (those
+    /// naming it, and `*`), as indices into `rules` in table order: a lookup
+    /// tries a quarter of the table (a new communicator's first call, and a
+    /// size not seen last on it, look rules up).
+    of_collective: [Vec<usize>; 4],
     /// The α-β-γ parameters of `model` rules (the table's `model` line, else
     /// [`CostModel::default`]).
     pub model: CostModel,
@@ -499,9 +555,12 @@ impl Table {
                 "model" => Target::Model,
                 _ => Target::Algorithm(Algorithm::from_name(algo).ok_or_else(|| err(format!("unknown algorithm '{algo}'")))?),
             };
-            rules.push(Rule { coll, bytes, procs, conditions, target, line, text: content.split_whitespace().collect::<Vec<_>>().join(" ") });
+            let reads_placement = Rule::reads_placement(&conditions, target);
+            let text = content.split_whitespace().collect::<Vec<_>>().join(" ");
+            rules.push(Rule { coll, bytes, procs, conditions, target, line, text, reads_placement });
         }
-        Ok(Table { rules, model, source: source.to_string() })
+        let of_collective = Collective::ALL.map(|c| (0..rules.len()).filter(|&i| rules[i].coll.is_none_or(|rc| rc == c)).collect());
+        Ok(Table { rules, of_collective, model, source: source.to_string() })
     }
 
     /// The compiled-in default table.
@@ -514,11 +573,39 @@ impl Table {
         self.rules.iter().any(|r| r.conditions.iter().any(|c| matches!(c, Condition::NhalfFrom(_))))
     }
 
+    /// How the choice for `shape` depends on where the ranks are.
+    pub fn placement_dependence(&self, s: &Shape) -> PlacementDependence {
+        if !self.depends_on_placement(s) {
+            PlacementDependence::None
+        } else if s.shared_memory && !self.depends_on_placement(&Shape { shared_memory: false, ..*s }) {
+            PlacementDependence::SharedMemoryOnly
+        } else {
+            PlacementDependence::Full
+        }
+    }
+
     /// Whether the choice for `shape` depends on where the ranks are (its
     /// `topology`, `hosts` and the network's n½; only then is the placement
     /// worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
-        let rule = |topology, hosts, layout, nhalf| self.lookup(&Shape { topology, hosts, layout, nhalf, ..*s });
+        // The shapes tried below differ only in where the ranks are. The
+        // rules that may decide one of them: those of this call's collective,
+        // size and process count whose other conditions hold and that read
+        // the placement, up to the first that applies wherever the ranks are
+        // (none after it is reached).
+        let mut candidates = Vec::new();
+        for r in self.rules_for(s.coll).filter(|r| r.covers(s) && r.holds_apart_from_placement(s) && r.runs_on_some_hosts(s)) {
+            if r.reads_placement {
+                candidates.push(r);
+            } else if r.applies(s) {
+                candidates.push(r);
+                break;
+            }
+        }
+        let rule = |topology, hosts, layout, nhalf| {
+            let placed = Shape { topology, hosts, layout, nhalf, ..*s };
+            candidates.iter().copied().find(|r| r.applies(&placed))
+        };
         let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
         let first = one_per_host.map(|r| r.line);
         // A `model` rule: the model's costs depend on where the ranks are
@@ -531,21 +618,63 @@ impl Table {
         let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
         let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
         let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
-        model_decides || [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
+        let placement_decides = candidates.iter().any(|r| r.reads_placement);
+        model_decides || placement_decides && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
+    }
+
+    /// The rules that can apply to `coll`, in table order.
+    fn rules_for(&self, coll: Collective) -> impl Iterator<Item = &Rule> {
+        self.of_collective[coll as usize].iter().map(|&i| &self.rules[i])
     }
 
     /// The first rule that matches `shape` and whose algorithm can run it.
     fn lookup(&self, s: &Shape) -> Option<&Rule> {
-        self.rules.iter().find(|r| {
-            r.coll.is_none_or(|c| c == s.coll)
-                && (r.bytes.0..=r.bytes.1).contains(&s.bytes)
-                && (r.procs.0..=r.procs.1).contains(&s.procs)
-                && r.conditions.iter().all(|c| c.holds(s))
-                && match r.target {
-                    Target::Algorithm(a) => a.can_run(s),
-                    Target::Model => true,
-                }
-        })
+        self.rules_for(s.coll).find(|r| r.applies(s))
+    }
+}
+
+impl Rule {
+    /// Whether a rule with these conditions and target can apply to one
+    /// placement of a call and not to another: a condition on where the
+    /// ranks are, or an algorithm that can run only on some placements (the
+    /// shared-memory one; the two-level ones in the canonical order).
+    fn reads_placement(conditions: &[Condition], target: Target) -> bool {
+        conditions.iter().any(|c| c.reads_placement())
+            || match target {
+                Target::Algorithm(a) => a.descriptor().uses_hosts || a.descriptor().shared_memory,
+                Target::Model => false,
+            }
+    }
+
+    /// The rule's size and process ranges hold `s` (its collective is
+    /// [`Table::rules_for`]'s to check).
+    fn covers(&self, s: &Shape) -> bool {
+        (self.bytes.0..=self.bytes.1).contains(&s.bytes) && (self.procs.0..=self.procs.1).contains(&s.procs)
+    }
+
+    /// The conditions that do not read the placement hold for `s`.
+    fn holds_apart_from_placement(&self, s: &Shape) -> bool {
+        self.conditions.iter().all(|c| c.reads_placement() || c.holds(s))
+    }
+
+    /// The rule's algorithm can run `s` with its ranks placed in some way
+    /// (eligibility reads the placement only through [`Shape::hosts`]).
+    fn runs_on_some_hosts(&self, s: &Shape) -> bool {
+        match self.target {
+            Target::Algorithm(a) => Hosts::ALL.iter().any(|&hosts| a.can_run(&Shape { hosts, ..*s })),
+            Target::Model => true,
+        }
+    }
+
+    /// The rule decides a call of shape `s` of a collective it names: its
+    /// ranges and conditions hold, and its algorithm can run the call.
+    fn applies(&self, s: &Shape) -> bool {
+        self.covers(s)
+            && self.conditions.iter().all(|c| c.holds(s))
+            && match self.target {
+                Target::Algorithm(a) => a.can_run(s),
+                Target::Model => true,
+            }
     }
 }
 
@@ -2058,5 +2187,72 @@ mod tests {
         for c in Collective::ALL {
             assert_eq!(Collective::from_name(c.name()), Some(c));
         }
+    }
+
+    /// [`Table::depends_on_placement`] by trying every placement against
+    /// the whole table, without setting any rule aside.
+    fn depends_on_placement_by_every_rule(t: &Table, s: &Shape) -> bool {
+        let rule = |topology, hosts, layout, nhalf| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(&Shape { topology, hosts, layout, nhalf, ..*s }));
+        let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
+        if one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2 {
+            return true;
+        }
+        let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
+        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
+        let first = one_per_host.map(|r| r.line);
+        [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| rule(t, h, l, n).map(|r| r.line) != first))))
+    }
+
+    #[test]
+    fn the_placement_check_sets_aside_only_rules_that_cannot_decide() {
+        // The rules of other collectives, sizes and process counts, those
+        // whose other conditions fail, and those after the first that
+        // applies wherever the ranks are: the same answer as trying them all,
+        // over the default table, on calls of every kind.
+        let t = Table::default_table();
+        let mut checked = 0;
+        for coll in Collective::ALL {
+            for bytes in [0, 4, 8, 512, 4 << 10, 30 << 10, 64 << 10, 256 << 10, 1 << 20, 16 << 20] {
+                for procs in [1, 2, 3, 4, 6, 8, 12, 17, 24, 64, 100, 256, 1000, 1024, 4096] {
+                    for bits in 0..64u32 {
+                        let flag = |i: u32| bits >> i & 1 == 1;
+                        let s = Shape {
+                            elems: if flag(0) { 1 } else { bytes / 8 },
+                            commutative: !flag(1),
+                            builtin_op: !flag(2),
+                            floating: flag(3),
+                            reproducible: flag(4),
+                            shared_memory: !flag(5),
+                            ..shape(coll, bytes, procs)
+                        };
+                        assert_eq!(t.depends_on_placement(&s), depends_on_placement_by_every_rule(&t, &s), "{s:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 4 * 10 * 15 * 64);
+    }
+
+    #[test]
+    fn a_choice_that_the_placement_changes_only_through_shared_memory_says_so() {
+        let t = Table::parse(
+            "allreduce 0-64K * onehost shared_memory\n\
+             allreduce 0-64K 64- hostblocks hierarchical\n\
+             allreduce * * - recursive_doubling\n",
+            "test",
+        )
+        .unwrap();
+        let short = shape(Allreduce, 8 << 10, 8);
+        // Without a shared segment to be had, the same choice wherever the ranks are.
+        assert_eq!(t.placement_dependence(&Shape { shared_memory: false, ..short }), PlacementDependence::None);
+        // On one host the shared-memory algorithm; elsewhere recursive doubling.
+        assert_eq!(t.placement_dependence(&short), PlacementDependence::SharedMemoryOnly);
+        // Elements larger than its slots: it cannot run anywhere.
+        assert_eq!(t.placement_dependence(&Shape { elems: 1, ..short }), PlacementDependence::None);
+        // At 64 processes hosts in blocks run the two-level algorithm too.
+        assert_eq!(t.placement_dependence(&shape(Allreduce, 8 << 10, 64)), PlacementDependence::Full);
+        // Longer vectors: no rule reads the placement.
+        assert_eq!(t.placement_dependence(&shape(Allreduce, 1 << 20, 64)), PlacementDependence::None);
     }
 }
