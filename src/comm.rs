@@ -173,8 +173,10 @@ impl CommState {
         self.segment.get_or_try_init(|| shared_segment(self.shadow, self.rank, self.size)).map(Option::as_ref)
     }
 
-    /// A call chose the shared-memory algorithm: whether its segment may be
-    /// used or made now, i.e. once the communicator has wanted it for
+    /// A call chose the shared-memory algorithm, or might (its choice
+    /// depends on the placement only through that algorithm, and the
+    /// placement is not known yet): whether its segment (or the placement)
+    /// may be used or made now, i.e. once the communicator has wanted it for
     /// [`SHARED_MEMORY_AFTER`] calls (every rank counts the same calls).
     pub fn wants_shared_memory(&self) -> bool {
         self.segment.get().is_some() || self.shared_memory_wanted.fetch_add(1, Ordering::Relaxed) + 1 >= SHARED_MEMORY_AFTER
@@ -377,10 +379,12 @@ fn broadcast_bytes(shadow: MPI_Comm, mut bytes: Vec<u8>) -> MpiResult<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Calls a communicator makes choosing the shared-memory algorithm before it
-/// gets its segment (the next choice runs them): a communicator made for a
-/// few reductions does not pay for one (about 70 µs to make, map and agree on:
-/// `churn`, 10x a split + allreduce + free cycle of the library's).
+/// Calls a communicator makes choosing the shared-memory algorithm (or that
+/// might, before its placement is known) before it gets its segment (the
+/// next choice runs them): a communicator made for a few reductions does not
+/// pay for one (about 70 µs to make, map and agree on: `churn`, 10x a split +
+/// allreduce + free cycle of the library's), nor for the exchange of host
+/// names that tells whether its ranks are on one host.
 pub const SHARED_MEMORY_AFTER: u64 = 16;
 
 /// Make the shared segment of a communicator whose ranks are on one host

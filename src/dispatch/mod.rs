@@ -24,7 +24,7 @@ use validate::{code_for, code_of};
 use crate::ffi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
 use crate::mpi::{self, handle};
 use crate::op::{user::UserReducer, BuiltinReducer, Reducer};
-use crate::select::{self, Algorithm, Collective, Shape};
+use crate::select::{self, Algorithm, Collective, PlacementDependence, Shape};
 use crate::stats;
 use crate::transport::counting::Traffic;
 use crate::types::{self, OpInfo};
@@ -400,16 +400,24 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<(Algorithm, bool), NotO
     // on it: the table's, or whether a forced two-level algorithm keeps the canonical order.
     // A forced shared-memory algorithm needs it too: it runs only on one host.
     let forced_needs_hosts = forced.is_some_and(|a| a.descriptor().shared_memory || a.descriptor().uses_hosts && shape.order_is_fixed());
-    if (forced.is_none() && state.table.depends_on_placement(&shape)) || forced_needs_hosts {
+    let dependence = if forced.is_none() { state.table.placement_dependence(&shape) } else { PlacementDependence::None };
+    // Where the placement would only tell whether the shared-memory
+    // algorithm may run, it is not exchanged before that algorithm could be
+    // used (after `SHARED_MEMORY_AFTER` calls that might want it; until
+    // then the call is decided without it, as one would be once its ranks
+    // were found on one host): a communicator made for a few reductions
+    // exchanges no host names.
+    let deferred = dependence == PlacementDependence::SharedMemoryOnly && state.known_placement().is_none() && !state.wants_shared_memory();
+    if (dependence != PlacementDependence::None && !deferred) || forced_needs_hosts {
         let placement = state.placement()?;
         shape.topology = placement.ring_matters;
         shape.hosts = select::Hosts::of(&placement.host_of);
         shape.layout = select::Layout::of(&placement.host_of);
         shape.nhalf = placement.nhalf;
     }
-    shape.shared_memory = !state.shared_memory_failed();
+    shape.shared_memory = !deferred && !state.shared_memory_failed();
     let mut choice = select::choose(&shape, forced, &state.table);
-    let mut lasting = true;
+    let mut lasting = !deferred;
     // The shared segment is made (collectively: every rank decides alike)
     // once the communicator has wanted it for a few calls, so that one made
     // for a single reduction does not pay for a segment; until then, and

@@ -1,5 +1,5 @@
 /* Exchange steps sent in pieces end delivered (src/transport/pmpi.rs,
- * `sendrecv`): run with tests/mpi/count_issend.c's probe preloaded ahead of
+ * `sendrecv`): run with tests/mpi/count_pmpi.c's probe preloaded ahead of
  * fastred, on pretended hosts (FAKE_NODES = np, so every peer is on another
  * host) and FASTRED_PIECE=4K, np 3:
  *  - the pairwise allreduce makes 2(p-1) exchange steps, each of one block
@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
     long per_step = argc > 1 ? atol(argv[1]) : 1;
     long (*issends)(void) = (long (*)(void))dlsym(RTLD_DEFAULT, "count_issend_calls");
     fastred_api api = fastred_lookup();
-    CHECK(issends != NULL, "the PMPI_Issend probe (libcount_issend.so) is not preloaded");
+    CHECK(issends != NULL, "the PMPI_Issend probe (libcount_pmpi.so) is not preloaded");
     CHECK(api.force != NULL, "fastred is not loaded");
     if (!issends || !api.force) return finish("step_sync");
 
