@@ -54,8 +54,8 @@ pub struct CommState {
     segment: OnceCell<Option<Segment>>,
     /// Calls that chose the shared-memory algorithm before its segment was made.
     shared_memory_wanted: AtomicU64,
-    /// The last decision per collective.
-    last: [LastDecision; 4],
+    /// The last decisions per collective.
+    decisions: [Decisions; 4],
     /// Decisions already logged (collective, algorithm, size class).
     logged: Mutex<HashSet<String>>,
 }
@@ -75,11 +75,25 @@ pub struct DecisionKey {
     pub forced: u64,
 }
 
-/// The last decision of one collective on a communicator. MPI lets one
-/// thread at a time run collectives on a communicator, so relaxed atomics
-/// suffice (no lock); a loop of the same call skips the selection table.
+/// How many decisions of one collective a communicator keeps: a loop over
+/// a few sizes (a solver's dot products of 1 and 2 doubles and its longer
+/// vectors) decides each size once.
+const DECISIONS_KEPT: usize = 4;
+
+/// The last decisions of one collective on a communicator, replaced in turn.
+/// MPI lets one thread at a time run collectives on a communicator, so
+/// relaxed atomics suffice (no lock); a loop of the same calls skips the
+/// selection table.
 #[derive(Default)]
-struct LastDecision {
+struct Decisions {
+    kept: [Decision; DECISIONS_KEPT],
+    /// The entry the next new decision replaces (modulo `DECISIONS_KEPT`).
+    next: std::sync::atomic::AtomicUsize,
+}
+
+/// One decision of [`Decisions`].
+#[derive(Default)]
+struct Decision {
     bytes: AtomicU64,
     /// 0: none; else 1 | flags << 1 | algorithm << 6 | forced << 14.
     meta: AtomicU64,
@@ -129,26 +143,30 @@ impl CommState {
         self.logged.lock().map(|mut s| s.insert(key)).unwrap_or(false)
     }
 
-    /// The decision last made for `key` in `coll`, if it is still valid, and
-    /// whether it is provisional (see [`cache_decision`](Self::cache_decision)).
+    /// The decision kept for `key` in `coll`, if there is one, and whether
+    /// it is provisional (see [`cache_decision`](Self::cache_decision)).
     pub fn cached_decision(&self, coll: Collective, key: &DecisionKey) -> Option<(Algorithm, bool)> {
-        let last = &self.last[coll as usize];
-        let meta = last.meta.load(Ordering::Relaxed);
-        if meta == 0 || last.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
-            return None;
-        }
-        let algorithm = Algorithm::ALL[(meta >> 6 & 0xff) as usize % Algorithm::ALL.len()];
-        (key.meta(algorithm) == meta).then(|| (algorithm, last.provisional.load(Ordering::Relaxed)))
+        self.decisions[coll as usize].kept.iter().find_map(|d| {
+            let meta = d.meta.load(Ordering::Relaxed);
+            if meta == 0 || d.bytes.load(Ordering::Relaxed) != key.bytes as u64 {
+                return None;
+            }
+            let algorithm = Algorithm::ALL[(meta >> 6 & 0xff) as usize % Algorithm::ALL.len()];
+            (key.meta(algorithm) == meta).then(|| (algorithm, d.provisional.load(Ordering::Relaxed)))
+        })
     }
 
-    /// Remember `algorithm` as the decision for `key` in `coll`; a
-    /// provisional one stands in for the shared-memory algorithm while the
-    /// communicator waits for its segment.
+    /// Keep `algorithm` as the decision for `key` in `coll` (in place of one
+    /// for the same size, else of the oldest); a provisional one stands in
+    /// for the shared-memory algorithm while the communicator waits for its
+    /// segment.
     pub fn cache_decision(&self, coll: Collective, key: &DecisionKey, algorithm: Algorithm, provisional: bool) {
-        let last = &self.last[coll as usize];
-        last.bytes.store(key.bytes as u64, Ordering::Relaxed);
-        last.meta.store(key.meta(algorithm), Ordering::Relaxed);
-        last.provisional.store(provisional, Ordering::Relaxed);
+        let decisions = &self.decisions[coll as usize];
+        let same_size = decisions.kept.iter().find(|d| d.meta.load(Ordering::Relaxed) != 0 && d.bytes.load(Ordering::Relaxed) == key.bytes as u64);
+        let d = same_size.unwrap_or_else(|| &decisions.kept[decisions.next.fetch_add(1, Ordering::Relaxed) % DECISIONS_KEPT]);
+        d.bytes.store(key.bytes as u64, Ordering::Relaxed);
+        d.meta.store(key.meta(algorithm), Ordering::Relaxed);
+        d.provisional.store(provisional, Ordering::Relaxed);
     }
 
     /// Where the ranks are; collective on the communicator the first time.
@@ -334,7 +352,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         placement: OnceCell::new(),
         segment: OnceCell::new(),
         shared_memory_wanted: AtomicU64::new(0),
-        last: Default::default(),
+        decisions: Default::default(),
         logged: Mutex::new(HashSet::new()),
     })
 }

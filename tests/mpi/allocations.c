@@ -6,9 +6,21 @@
  * fastred runs without a user op (allreduce, reduce, reduce_scatter with
  * equal counts, reduce_scatter_block),
  * every algorithm that implements it (forced with fastred_force) and the
- * default choice, at several sizes, leaves fastred_allocations() unchanged.
+ * default choice, at several sizes, leaves fastred_allocations() unchanged;
+ * so does a loop that takes the sizes in turn (a communicator keeps its last
+ * few decisions per collective, so no size is decided again).
  */
 #include "common.h"
+
+/* One call of collective c (0-3 as in coll_names) on n doubles per block. */
+static void reduce_once(int c, int n, const double *in, double *out, int *counts, int root, MPI_Comm comm) {
+    if (c == 0) MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+    else if (c == 1) MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, comm);
+    else if (c == 2) {
+        for (int r = 0; r < t_size; r++) counts[r] = n;
+        MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, comm);
+    } else MPI_Reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -40,12 +52,7 @@ int main(int argc, char **argv) {
                 uint64_t before = 0;
                 for (int i = 0; i < WARMUP + CALLS; i++) {
                     if (i == WARMUP) before = api.allocations(); /* after the warm-up calls */
-                    if (c == 0) MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
-                    else if (c == 1) MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, comm);
-                    else if (c == 2) {
-                        for (int r = 0; r < t_size; r++) counts[r] = n;
-                        MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, comm);
-                    } else MPI_Reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+                    reduce_once(c, n, in, out, counts, root, comm);
                 }
                 uint64_t made = api.allocations() - before;
                 CHECK(made == 0, "%s of %d doubles with %s: %llu allocations in %d calls", coll_names[c], n,
@@ -57,6 +64,21 @@ int main(int argc, char **argv) {
         }
     }
     api.force(NULL);
+    /* The sizes in turn, the default choice, on a fresh communicator. */
+    MPI_Comm turns;
+    MPI_Comm_dup(MPI_COMM_WORLD, &turns);
+    for (unsigned k = 0; k < sizeof colls / sizeof colls[0]; k++) {
+        int c = colls[k];
+        uint64_t before = 0;
+        for (int i = 0; i < WARMUP + CALLS; i++) {
+            if (i == WARMUP) before = api.allocations();
+            for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) reduce_once(c, (int)sizes[s], in, out, counts, t_size - 1, turns);
+        }
+        uint64_t made = api.allocations() - before;
+        CHECK(made == 0, "%s of 1, 500 and 40000 doubles in turn: %llu allocations in %d rounds", coll_names[c], (unsigned long long)made, CALLS);
+        checked++;
+    }
+    MPI_Comm_free(&turns);
     if (t_rank == 0) printf("allocations: %d cases checked\n", checked);
     MPI_Comm_free(&comm);
     free(in);
