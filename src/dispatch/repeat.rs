@@ -1,4 +1,4 @@
-//! The last call each thread made, remembered: a loop of the same call (same
+//! The last calls each thread made, remembered: a loop of the same calls (same
 //! communicator, collective, counts, root, predefined datatype and op) skips
 //! the attribute lookup, the handle checks, the op and type resolution and the
 //! decision, which together cost more than the library's own short
@@ -73,8 +73,19 @@ struct Remembered {
     decided: Decided,
 }
 
+/// How many calls each thread remembers: a loop over a few calls (a
+/// solver's dot products and its longer reductions) recalls every one.
+const REMEMBERED: usize = 4;
+
+/// A thread's last remembered calls, replaced in turn.
+struct Recent {
+    calls: [Option<Remembered>; REMEMBERED],
+    /// The entry the next call remembered replaces.
+    next: usize,
+}
+
 thread_local! {
-    static LAST: RefCell<Option<Remembered>> = const { RefCell::new(None) };
+    static RECENT: RefCell<Recent> = const { RefCell::new(Recent { calls: [None; REMEMBERED], next: 0 }) };
 }
 
 /// `call`'s counts as remembered ones, if it has at most [`MAX_COUNTS`].
@@ -102,13 +113,17 @@ fn matches(r: &Remembered, call: &Call) -> bool {
         }
 }
 
-/// The decision for `call` if this thread's last remembered call had the same
-/// arguments and is still valid.
+/// The decision for `call` if one of this thread's remembered calls had the
+/// same arguments and is still valid.
 pub fn recall(call: &Call) -> Option<Decided> {
-    LAST.with_borrow(|last| last.as_ref().filter(|r| matches(r, call)).map(|r| r.decided))
+    RECENT.with_borrow(|recent| {
+        // The latest first: a loop of one call finds it at once.
+        (1..=REMEMBERED).find_map(|age| recent.calls[(recent.next + REMEMBERED - age) % REMEMBERED].as_ref().filter(|r| matches(r, call)).map(|r| r.decided))
+    })
 }
 
-/// Remember `decided` as the decision for `call` (a predefined op on a
+/// Remember `decided` as the decision for `call`, in place of the oldest
+/// remembered call (a predefined op on a
 /// predefined datatype; an irregular reduce-scatter only if it has a
 /// shortcut: handed to the library, or the shared-memory algorithm).
 pub fn remember(call: &Call, decided: Decided) {
@@ -116,8 +131,10 @@ pub fn remember(call: &Call, decided: Decided) {
         return;
     }
     let Some(counts) = counts_of(call, decided.state.size) else { return };
-    LAST.with_borrow_mut(|last| {
-        *last = Some(Remembered {
+    RECENT.with_borrow_mut(|recent| {
+        let slot = recent.next;
+        recent.next = (slot + 1) % REMEMBERED;
+        recent.calls[slot] = Some(Remembered {
             comm: call.comm,
             coll: call.coll,
             counts,
