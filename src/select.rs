@@ -590,15 +590,14 @@ impl Table {
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
         // The shapes tried below differ only in where the ranks are. The
         // rules that may decide one of them: those of this call's collective,
-        // size and process count whose other conditions hold and that read
-        // the placement, up to the first that applies wherever the ranks are
-        // (none after it is reached).
+        // size and process count whose other conditions hold and whose
+        // algorithm can run it on some placement, up to the first that does
+        // not read the placement (it applies wherever the ranks are: no rule
+        // after it is reached).
         let mut candidates = Vec::new();
         for r in self.rules_for(s.coll).filter(|r| r.covers(s) && r.holds_apart_from_placement(s) && r.runs_on_some_hosts(s)) {
-            if r.reads_placement {
-                candidates.push(r);
-            } else if r.applies(s) {
-                candidates.push(r);
+            candidates.push(r);
+            if !r.reads_placement {
                 break;
             }
         }
