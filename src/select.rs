@@ -1491,7 +1491,7 @@ mod tests {
     }
 
     #[test]
-    fn ranks_dealt_round_robin_over_16_or_more_hosts_at_64_to_512_processes_on_a_fast_network() {
+    fn ranks_dealt_round_robin_over_16_or_more_hosts_at_64_to_1000_processes_on_a_fast_network() {
         let t = Table::default_table();
         for (coll, bytes, p, hosts) in [
             (Allreduce, 2 << 20, 200, 50), // the model's circulant took up to 7.65x
@@ -1501,12 +1501,18 @@ mod tests {
             (Allreduce, 2 << 20, 256, 128), // halving & doubling took up to 3.19x (stop 49)
             (Reduce, 512 << 10, 256, 64),
             (ReduceScatterBlock, 2 << 20, 512, 128),
+            (Allreduce, 128 << 10, 1000, 500), // the circulant took up to 14.77x (stop 50)
+            (Reduce, 2 << 20, 1000, 250),
+            (ReduceScatterBlock, 520000, 1000, 250),
+            (ReduceScatter, 2096000, 1000, 500),
         ] {
             fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Hierarchical, "hosts>=16");
         }
-        // 8 hosts of 8: the circulant rule measured there; beyond 512 processes, unmeasured.
+        // 8 hosts of 8: the circulant rule measured there; the reduce-scatter
+        // of 128 KiB at 1000 (the two-level algorithm collides there too) and
+        // beyond 1000 processes: unmeasured.
         assert_eq!(choose(&round_robin(30 << 10, Reduce, 128 << 10, 64, 8), None, &t).algorithm, Circulant);
-        not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 2 << 20, 600, 150)], "hosts>=16");
+        not_by_rule(&t, &[round_robin(30 << 10, ReduceScatterBlock, 128000, 1000, 250), round_robin(30 << 10, Allreduce, 2 << 20, 1024, 256)], "hosts>=16");
     }
 
     #[test]
