@@ -588,7 +588,7 @@ impl Table {
     /// `topology`, `hosts` and the network's n½; only then is the placement
     /// worth computing).
     pub fn depends_on_placement(&self, s: &Shape) -> bool {
-        // The shapes tried below differ only in where the ranks are. The
+        // The shapes [`placement_changes`] tries differ only in where the ranks are. The
         // rules that may decide one of them: those of this call's collective,
         // size and process count whose other conditions hold and whose
         // algorithm can run it on some placement, up to the first that does
@@ -601,24 +601,8 @@ impl Table {
                 break;
             }
         }
-        let rule = |topology, hosts, layout, nhalf| {
-            let placed = Shape { topology, hosts, layout, nhalf, ..*s };
-            candidates.iter().copied().find(|r| r.applies(&placed))
-        };
-        let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
-        let first = one_per_host.map(|r| r.line);
-        // A `model` rule: the model's costs depend on where the ranks are
-        // ([`estimate_placed`]), and it may choose the two-level algorithm.
-        let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
-        // The layout is not known yet either: also as few hosts as can be
-        // (for `hosts<=N`), and the ranks on two and on four hosts (for
-        // `hostspow2`, `hostblocks>=N` and `removalspans`, which holds on
-        // 4 x 5 but not 2 x 10).
-        let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
-        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
-        let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
         let placement_decides = candidates.iter().any(|r| r.reads_placement);
-        model_decides || placement_decides && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
+        placement_changes(s, |placed| candidates.iter().copied().find(|r| r.applies(placed)), placement_decides)
     }
 
     /// The rules that can apply to `coll`, in table order.
@@ -630,6 +614,25 @@ impl Table {
     fn lookup(&self, s: &Shape) -> Option<&Rule> {
         self.rules_for(s.coll).find(|r| r.applies(s))
     }
+}
+
+/// Whether the rule `lookup` finds for `s` changes with where its ranks are,
+/// or is a `model` rule (whose costs depend on it, [`estimate_placed`], and
+/// which may choose the two-level algorithm); placements are tried only with
+/// `try_placements`.
+fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>, try_placements: bool) -> bool {
+    let rule = |topology, hosts, layout, nhalf| lookup(&Shape { topology, hosts, layout, nhalf, ..*s });
+    let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
+    let first = one_per_host.map(|r| r.line);
+    let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
+    // The layout is not known yet either: also as few hosts as can be
+    // (for `hosts<=N`), and the ranks on two and on four hosts (for
+    // `hostspow2`, `hostblocks>=N` and `removalspans`, which holds on
+    // 4 x 5 but not 2 x 10).
+    let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
+    let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
+    let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
+    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
 }
 
 impl Rule {
@@ -659,8 +662,13 @@ impl Rule {
     /// The rule's algorithm can run `s` with its ranks placed in some way
     /// (eligibility reads the placement only through [`Shape::hosts`]).
     fn runs_on_some_hosts(&self, s: &Shape) -> bool {
+        Hosts::ALL.iter().any(|&hosts| self.target_runs(&Shape { hosts, ..*s }))
+    }
+
+    /// The rule's algorithm can run `s` (a `model` rule: some algorithm can).
+    fn target_runs(&self, s: &Shape) -> bool {
         match self.target {
-            Target::Algorithm(a) => Hosts::ALL.iter().any(|&hosts| a.can_run(&Shape { hosts, ..*s })),
+            Target::Algorithm(a) => a.can_run(s),
             Target::Model => true,
         }
     }
@@ -668,12 +676,7 @@ impl Rule {
     /// The rule decides a call of shape `s` of a collective it names: its
     /// ranges and conditions hold, and its algorithm can run the call.
     fn applies(&self, s: &Shape) -> bool {
-        self.covers(s)
-            && self.conditions.iter().all(|c| c.holds(s))
-            && match self.target {
-                Target::Algorithm(a) => a.can_run(s),
-                Target::Model => true,
-            }
+        self.covers(s) && self.conditions.iter().all(|c| c.holds(s)) && self.target_runs(s)
     }
 }
 
@@ -2197,15 +2200,7 @@ mod tests {
     /// [`Table::depends_on_placement`] by trying every placement against
     /// the whole table, without setting any rule aside.
     fn depends_on_placement_by_every_rule(t: &Table, s: &Shape) -> bool {
-        let rule = |topology, hosts, layout, nhalf| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(&Shape { topology, hosts, layout, nhalf, ..*s }));
-        let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
-        if one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2 {
-            return true;
-        }
-        let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
-        let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
-        let first = one_per_host.map(|r| r.line);
-        [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| rule(t, h, l, n).map(|r| r.line) != first))))
+        placement_changes(s, |placed| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(placed)), true)
     }
 
     #[test]
