@@ -43,9 +43,8 @@ static void cycle(int through_fastred, int split) {
 
 /* 20 calls of the cycle's allreduce on one communicator (see the top). */
 static void kept_communicator(long (*allgathers)(void)) {
-    int (*last)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
-    const char *(*name)(int) = (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    if (!allgathers || !last || !name) return;
+    fastred_api api = fastred_lookup();
+    if (!allgathers || !api.last_algorithm || !api.algorithm_name) return;
     MPI_Comm c;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     long before = allgathers();
@@ -55,8 +54,8 @@ static void kept_communicator(long (*allgathers)(void)) {
         CHECK(out == t_size * (t_size + 1) / 2, "allreduce %d on a kept communicator: %d", call, out);
         if (call == 15) CHECK(allgathers() == before, "a kept communicator made PMPI_Allgather calls within its first 15 calls");
     }
-    int index = last(0); /* 0: allreduce */
-    const char *algorithm = index >= 0 ? name(index) : NULL;
+    int index = api.last_algorithm(0); /* 0: allreduce */
+    const char *algorithm = index >= 0 ? api.algorithm_name(index) : NULL;
     if (t_rank == 0) printf("churn (kept): %ld PMPI_Allgather calls in 20 calls, then %s\n", allgathers() - before, algorithm ? algorithm : "?");
     CHECK(allgathers() - before == 2, "a kept communicator made %ld PMPI_Allgather calls in 20 calls (2: host names, segment)", allgathers() - before);
     CHECK(algorithm && !strcmp(algorithm, "shared_memory"), "a kept communicator's 20th short allreduce ran %s", algorithm ? algorithm : "?");

@@ -38,6 +38,8 @@ typedef struct {
     int (*implements)(int, int);
     const char *(*algorithm_name)(int);
     uint64_t (*allocations)(void);
+    int (*last_algorithm)(int);   /* the algorithm of the last call of a collective */
+    int (*reproducible)(int);     /* override FASTRED_REPRODUCIBLE: 1 on, 0 off, -1 back to the agreed setting */
     int algorithms; /* algorithm indices 0 .. algorithms-1 */
 } fastred_api;
 
@@ -47,6 +49,8 @@ static fastred_api fastred_lookup(void) {
         (int (*)(int, int))dlsym(RTLD_DEFAULT, "fastred_implements"),
         (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name"),
         (uint64_t (*)(void))dlsym(RTLD_DEFAULT, "fastred_allocations"),
+        (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm"),
+        (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_reproducible"),
         0,
     };
     if (!api.implements || !api.algorithm_name) api.force = NULL;

@@ -20,8 +20,7 @@
 enum { ALLREDUCE, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK };
 static const char *coll_name[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"};
 
-static int (*last_algorithm)(int);
-static const char *(*algorithm_name)(int);
+static fastred_api api;
 
 /* A commutative user-defined sum of doubles (the table runs user ops itself). */
 static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type) {
@@ -73,7 +72,7 @@ static int one_call(int c, MPI_Comm comm, int count, MPI_Datatype type, MPI_Op o
 
 /* The algorithm the last call of collective c ran, by name. */
 static const char *ran(int c) {
-    const char *name = algorithm_name(last_algorithm(c));
+    const char *name = api.algorithm_name(api.last_algorithm(c));
     return name ? name : "?";
 }
 
@@ -97,9 +96,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
-    last_algorithm = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
-    algorithm_name = (const char *(*)(int))dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    if (!last_algorithm || !algorithm_name || t_size < 2) {
+    api = fastred_lookup();
+    if (!api.last_algorithm || !api.algorithm_name || t_size < 2) {
         if (t_rank == 0) printf("handover_repeats: needs fastred loaded and 2 processes or more\n");
         MPI_Finalize();
         return 1;

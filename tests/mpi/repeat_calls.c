@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
         enum { MAX_P = 64, LONG = 600 };
         int counts[MAX_P];
         double *in = malloc(sizeof(double) * MAX_P * LONG), *out = malloc(sizeof(double) * (LONG + 1));
-        int (*last_algorithm)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
+        int (*last_algorithm)(int) = fastred_lookup().last_algorithm;
         for (int round = 0; round < 6 && t_size <= MAX_P; round++) {
             int total = 0, first = 0, ran[2];
             for (int r = 0; r < t_size; r++) total += counts[r] = r == 0 ? 2 : round % 2 ? LONG : 1;
@@ -147,23 +147,21 @@ int main(int argc, char **argv) {
 
     /* 3. The algorithm switched between identical calls. */
     fastred_api api = fastred_lookup();
-    int (*last)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
-    int (*reproducible)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_reproducible");
-    if (api.force && last && reproducible) {
+    if (api.force && api.last_algorithm && api.reproducible) {
         const char *specs[] = {"allreduce:ring", "allreduce:native", "allreduce:recursive_doubling", "", "allreduce:ring"};
         for (int s = 0; s < 5; s++) {
             CHECK(api.force(specs[s]) == 0, "fastred_force(\"%s\") ignored items", specs[s]);
             for (int i = 0; i < 2; i++) check_vector_allreduce(specs[s]);
-            const char *name = api.algorithm_name(last(0));
+            const char *name = api.algorithm_name(api.last_algorithm(0));
             if (*specs[s]) CHECK(name && !strcmp(name, specs[s] + strlen("allreduce:")), "after fastred_force(\"%s\") the call ran %s", specs[s], name ? name : "?");
         }
         /* Reproducible mode forbids the ring on 3 or more processes (on 2 every
          * order is the canonical one): the same forced call must change algorithm. */
-        reproducible(1);
+        api.reproducible(1);
         check_vector_allreduce("reproducible mode");
-        const char *name = api.algorithm_name(last(0));
+        const char *name = api.algorithm_name(api.last_algorithm(0));
         if (t_size > 2) CHECK(name && strcmp(name, "ring"), "reproducible mode after a forced ring ran %s", name ? name : "?");
-        reproducible(-1);
+        api.reproducible(-1);
         api.force("");
     }
 

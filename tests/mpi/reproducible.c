@@ -130,8 +130,6 @@ static void absorb(const kind *k, const unsigned char *v, size_t n) {
 enum { ALLREDUCE, REDUCE, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK };
 static const char *coll_names[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"};
 
-static int (*fr_reproducible)(int);
-static int (*fr_last)(int);
 static fastred_api api;
 
 /* One call; returns 1 if this rank's result has the canonical bits (or it
@@ -170,7 +168,7 @@ static int one_case(const kind *k, int coll, size_t n, int root, int in_place, i
     case REDUCE_SCATTER_BLOCK: rc = MPI_Reduce_scatter_block(sb, recv, counts[0], k->type, k->op, MPI_COMM_WORLD); break;
     }
     CHECK(rc == MPI_SUCCESS, "%s %s n=%zu: rc %d", coll_names[coll], k->name, n, rc);
-    *ran = fr_last ? fr_last(coll) : -1;
+    *ran = api.last_algorithm ? api.last_algorithm(coll) : -1;
     int ok = 1;
     if (has_result) {
         const unsigned char *expect = coll == REDUCE_SCATTER || coll == REDUCE_SCATTER_BLOCK ? canonical + offset * k->size : canonical;
@@ -193,10 +191,8 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     int quick = argc > 1 && !strcmp(argv[1], "quick");
     api = fastred_lookup();
-    fr_reproducible = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_reproducible");
-    fr_last = (int (*)(int))dlsym(RTLD_DEFAULT, "fastred_last_algorithm");
-    CHECK(api.force && fr_reproducible && fr_last, "fastred's C API is not loaded");
-    if (!api.force || !fr_reproducible || !fr_last) return finish("reproducible");
+    CHECK(api.force && api.reproducible && api.last_algorithm, "fastred's C API is not loaded");
+    if (!api.force || !api.reproducible || !api.last_algorithm) return finish("reproducible");
     const char *mode = getenv("FASTRED_REPRODUCIBLE");
     if (t_rank == 0) CHECK(mode && !strcmp(mode, "1"), "run with FASTRED_REPRODUCIBLE=1 (rank 0's setting is the agreed one)");
 
@@ -247,7 +243,7 @@ int main(int argc, char **argv) {
 
     /* The mode off: the default algorithms' results differ from the canonical
      * ones somewhere (for p >= 3 not a power of two), so the checks above can fail. */
-    fr_reproducible(0);
+    api.reproducible(0);
     uint64_t canonical_digest = digest;
     int differ = 0, compared = 0;
     for (int c = 0; c < 4; c++)
@@ -256,7 +252,7 @@ int main(int argc, char **argv) {
             differ += !one_case(&kinds[kk], c, 30001, 0, 0, &ran);
             compared++;
         }
-    fr_reproducible(-1);
+    api.reproducible(-1);
     digest = canonical_digest;
     int differ_all = 0;
     PMPI_Allreduce(&differ, &differ_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

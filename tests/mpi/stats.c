@@ -9,7 +9,6 @@
 
 typedef FastredCounters counters;
 typedef int (*counters_fn)(int, int, counters *);
-typedef const char *(*name_fn)(int);
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -35,12 +34,11 @@ int main(int argc, char **argv) {
     MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, comm);
     CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
     counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
-    name_fn algorithm_name = (name_fn)dlsym(RTLD_DEFAULT, "fastred_algorithm_name");
-    CHECK(get != NULL && algorithm_name != NULL, "fastred_counters or fastred_algorithm_name not found");
-    if (get && algorithm_name) {
+    fastred_api api = fastred_lookup();
+    CHECK(get != NULL && api.force != NULL, "fastred_counters or fastred's algorithm names not found");
+    if (get && api.force) {
         counters total = {0}, c;
-        int algorithms = 0;
-        while (algorithm_name(algorithms)) algorithms++;
+        int algorithms = api.algorithms;
         for (int algo = 1; algo < algorithms; algo++)
             if (get(reduces ? 1 : 0, algo, &c) == 0) { total.calls += c.calls; total.user_bytes += c.user_bytes; }
         /* Bytes are counted with FASTRED_STATS set; calls always. */
