@@ -1508,14 +1508,25 @@ mod tests {
             (Reduce, 2 << 20, 1000, 250),
             (ReduceScatterBlock, 520000, 1000, 250),
             (ReduceScatter, 2096000, 1000, 500),
+            (Allreduce, 16, 1000, 250), // recursive doubling (`few`) took up to 1.42x (stop 51)
+            (Allreduce, 64 << 10, 1000, 500), // the model's circulant up to 4.29x
+            (Reduce, 16, 1000, 500), // the k-nomial tree (`few`) up to 1.16x
+            (Reduce, 64 << 10, 1000, 250), // the model's circulant up to 3.85x
+            (ReduceScatterBlock, 258048, 768, 192), // the model's circulant up to 7.33x
         ] {
             fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Hierarchical, "hosts>=16");
         }
-        // 8 hosts of 8: the circulant rule measured there; the reduce-scatter
-        // of 128 KiB at 1000 (the two-level algorithm collides there too) and
-        // beyond 1000 processes: unmeasured.
+        // The reduce-scatters of 32-128 KiB at 513-1000 processes on 129 hosts or
+        // more: halving & doubling (the model's two-level algorithm took up to
+        // 4.63x on the dragonfly).
+        for (coll, bytes, p, hosts) in [(ReduceScatterBlock, 128000, 1000, 250), (ReduceScatter, 64000, 1000, 500), (ReduceScatterBlock, 61440, 768, 384)] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Rabenseifner, "hosts>=129");
+        }
+        // Below 32 KiB, and on 125 hosts of 8: the model.
+        not_by_rule(&t, &[round_robin(30 << 10, ReduceScatterBlock, 16000, 1000, 250), round_robin(30 << 10, ReduceScatterBlock, 64000, 1000, 125)], "hosts>=");
+        // 8 hosts of 8: the circulant rule measured there; beyond 1000 processes: unmeasured.
         assert_eq!(choose(&round_robin(30 << 10, Reduce, 128 << 10, 64, 8), None, &t).algorithm, Circulant);
-        not_by_rule(&t, &[round_robin(30 << 10, ReduceScatterBlock, 128000, 1000, 250), round_robin(30 << 10, Allreduce, 2 << 20, 1024, 256)], "hosts>=16");
+        not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 2 << 20, 1024, 256)], "hosts>=16");
     }
 
     #[test]
