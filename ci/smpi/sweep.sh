@@ -96,8 +96,13 @@ run() {
     local start=$SECONDS
     ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
     local rc=$?
-    if [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ]; then # a failed start: once more
-        sleep 2
+    if [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ]; then
+        # A failed start: once more. Two sweeps started within a second or
+        # two of each other can abort one at its start (exit 134, seen with
+        # the huge page), and a retry 2 s later failed the same way: wait
+        # until the other run is past its start.
+        echo "  a failed start (exit $rc: $(tail -1 "$tmp/log")): once more in 15 s"
+        sleep 15
         ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
         rc=$?
     fi
