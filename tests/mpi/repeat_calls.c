@@ -86,6 +86,7 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+    fastred_api api = fastred_lookup();
 
     /* 1. Freed handles that come back for other communicators. */
     int reused = freed_handles_reused(MPI_DOUBLE) + freed_handles_reused(MPI_INT);
@@ -124,7 +125,6 @@ int main(int argc, char **argv) {
         enum { MAX_P = 64, LONG = 600 };
         int counts[MAX_P];
         double *in = malloc(sizeof(double) * MAX_P * LONG), *out = malloc(sizeof(double) * (LONG + 1));
-        int (*last_algorithm)(int) = fastred_lookup().last_algorithm;
         for (int round = 0; round < 6 && t_size <= MAX_P; round++) {
             int total = 0, first = 0, ran[2];
             for (int r = 0; r < t_size; r++) total += counts[r] = r == 0 ? 2 : round % 2 ? LONG : 1;
@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
                 if (i == 1) three_allreduces(MPI_COMM_WORLD, MPI_DOUBLE, "between reduce-scatters");
                 for (int k = 0; k <= counts[t_rank]; k++) out[k] = -1;
                 MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-                ran[i] = last_algorithm ? last_algorithm(2) : 0;
+                ran[i] = api.last_algorithm ? api.last_algorithm(2) : 0;
                 for (int k = 0; k < counts[t_rank]; k++)
                     CHECK(out[k] == (double)t_size * (t_size + 1) / 2 * (first + k + 1), "reduce_scatter round %d, element %d: %g", round, k, out[k]);
                 CHECK(out[counts[t_rank]] == -1, "reduce_scatter round %d wrote past its block of %d", round, counts[t_rank]);
@@ -146,7 +146,6 @@ int main(int argc, char **argv) {
     }
 
     /* 3. The algorithm switched between identical calls. */
-    fastred_api api = fastred_lookup();
     if (api.force && api.last_algorithm && api.reproducible) {
         const char *specs[] = {"allreduce:ring", "allreduce:native", "allreduce:recursive_doubling", "", "allreduce:ring"};
         for (int s = 0; s < 5; s++) {
