@@ -8,7 +8,7 @@ where before or after is above 1.05 (every point with show_all), then one
 summary line: worst before -> after, points above 1.05, after over before
 (range, geometric mean) and how many points got slower by more than 5%.
 """
-import csv, glob, math, os, re, sys
+import csv, glob, math, os, re, subprocess, sys
 
 
 def drop(points, variant):
@@ -117,13 +117,39 @@ def main(points, edges, argv, native=True):
         report(points, "all" in argv)
 
 
-def compare_dir(script, roles, edges, native=False):
+def after_from_table(points, cyclic, nhalf="30K"):
+    """Points without an `after` default row take the row of the algorithm the
+    repository's table now picks there (`fastred explain` of the MPICH build,
+    target/mpich/release/fastred, hosts of K in blocks or dealt round robin,
+    n½ `nhalf`), labelled "ALGORITHM (its row)". Simulated runs are
+    deterministic: where both were run, a default row and its algorithm's row
+    agree within 0.1%. Points whose algorithm has no row stay without."""
+    cli = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "mpich", "release", "fastred")
+    if not os.path.exists(cli):
+        sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
+    for (platform, k, n, coll, nbytes), p in points.items():
+        if p["after"] is not None:
+            continue
+        args = [cli, "explain", "--coll", coll, "--procs", str(n), "--bytes", str(nbytes),
+                "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if cyclic else [])
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        algorithm = re.search(r"decision: (\S+)", out)[1]
+        if algorithm in p["algos"]:
+            p["after"] = (p["algos"][algorithm], f"{algorithm} (its row)")
+    return points
+
+
+def compare_dir(script, roles, edges, native=False, after_from=None):
     """A data directory's compare.py: the CSV files beside `script` named
     KIND-PLATFORM-Kpn.csv (K ranks per host) with KIND a key of `roles`, whose
     `default` rows go to roles[KIND] ("before", "after" or None; the other
-    variants are algorithms), then `main` on the command line."""
+    variants are algorithms), then `main` on the command line. With
+    after_from="blocks" or "cyclic", points without an after row take one by
+    `after_from_table`."""
     here = os.path.dirname(os.path.abspath(script))
     kinds = "|".join(map(re.escape, roles))
     points = add_rows({}, os.path.join(here, "*.csv"), rf"^({kinds})-(fattree|torus|dragonfly)-(\d+)pn\.csv$",
                       lambda m: (m[2], int(m[3])), lambda m: roles[m[1]])
+    if after_from:
+        after_from_table(points, after_from == "cyclic")
     main(points, edges, sys.argv[1:], native)
