@@ -1401,7 +1401,7 @@ mod tests {
     }
 
     #[test]
-    fn hosts_of_2_and_4_at_256_to_1000_processes_on_a_fast_network() {
+    fn hosts_of_2_and_4_at_256_to_2000_processes_on_a_fast_network() {
         let t = Table::default_table();
         let at = placed_in_blocks;
         for (coll, bytes, p, k, algorithm, rule) in [
@@ -1411,12 +1411,17 @@ mod tests {
             (Allreduce, 512 << 10, 1000, 4, Rabenseifner, "128K-512K 201-1000"),
             (ReduceScatterBlock, 128 << 10, 1000, 2, Rabenseifner, "0-2M 64-1000"),
             (ReduceScatter, 2 << 20, 1000, 4, Rabenseifner, "0-2M 64-1000"),
+            // 1001-2000 processes to 64 KiB (stop 52: the model's two-level algorithm up to 2.64x).
+            (ReduceScatterBlock, 32000, 2000, 2, Rabenseifner, "0-64K 1001-2000"),
+            (ReduceScatter, 64000, 1200, 4, Rabenseifner, "0-64K 1001-2000"),
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
         // Binary blocks stays at 64-200 for 2 MiB; the reduce of 8 KiB is the 257-2000 rule's.
         fast_network_takes(&t, |n| at(n, ReduceScatterBlock, 2 << 20, 200, 2), BinaryBlocks, "1M-2M 64-200");
         fast_network_takes(&t, |n| at(n, Reduce, 8 << 10, 1000, 2), Hierarchical, "257-2000");
+        // The reduce-scatter of 1 MiB at 2000 processes: the model (its two-level algorithm within 1.07x).
+        not_by_rule(&t, &[at(30 << 10, ReduceScatterBlock, 1040000, 2000, 4)], "1001-2000");
     }
 
     #[test]
@@ -1494,7 +1499,7 @@ mod tests {
     }
 
     #[test]
-    fn ranks_dealt_round_robin_over_16_or_more_hosts_at_64_to_1000_processes_on_a_fast_network() {
+    fn ranks_dealt_round_robin_over_16_or_more_hosts_at_64_to_2000_processes_on_a_fast_network() {
         let t = Table::default_table();
         for (coll, bytes, p, hosts) in [
             (Allreduce, 2 << 20, 200, 50), // the model's circulant took up to 7.65x
@@ -1524,9 +1529,27 @@ mod tests {
         }
         // Below 32 KiB, and on 125 hosts of 8: the model.
         not_by_rule(&t, &[round_robin(30 << 10, ReduceScatterBlock, 16000, 1000, 250), round_robin(30 << 10, ReduceScatterBlock, 64000, 1000, 125)], "hosts>=");
-        // 8 hosts of 8: the circulant rule measured there; beyond 1000 processes: unmeasured.
+        // 8 hosts of 8: the circulant rule measured there.
         assert_eq!(choose(&round_robin(30 << 10, Reduce, 128 << 10, 64, 8), None, &t).algorithm, Circulant);
-        not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 2 << 20, 1024, 256)], "hosts>=16");
+        // 1001-2000 processes on hosts of at most 4 (stop 52): the two-level
+        // algorithm (the model's circulant took up to 24x on the dragonfly),
+        // halving & doubling for the reduce-scatters of 16000 B-128 KiB.
+        for (coll, bytes, p, hosts) in [
+            (Allreduce, 16, 2000, 500),
+            (Allreduce, 1 << 20, 2000, 1000),
+            (Reduce, 32 << 10, 1500, 375),
+            (ReduceScatterBlock, 1040000, 2000, 500),
+            (ReduceScatterBlock, 2096000, 2000, 1000),
+            (ReduceScatter, 256000, 1001, 251),
+        ] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Hierarchical, "hosts>=251");
+        }
+        for (coll, bytes, p, hosts) in [(ReduceScatterBlock, 16000, 2000, 1000), (ReduceScatter, 128000, 2000, 500)] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), Rabenseifner, "hosts>=251");
+        }
+        // 250 hosts of 8 at 2000 processes, beyond 2000 processes, beyond 2 MiB: unmeasured.
+        not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 64 << 10, 2000, 250), round_robin(30 << 10, Allreduce, 64 << 10, 2048, 512),
+                          round_robin(30 << 10, Reduce, 4 << 20, 2000, 500)], "hosts>=");
     }
 
     #[test]
