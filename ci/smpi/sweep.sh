@@ -90,11 +90,17 @@ trap 'rm -rf "$tmp"' EXIT
 header=collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native,placement
 echo "$header" > "$out"
 
+# bench_once CSV -np N -- bench args: one `fastred bench` under the CPU limit, its output in $tmp/log
+bench_once() {
+    local csv=$1; shift
+    ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
+}
+
 # run LABEL CSV -np N -- bench args; appends CSV's rows (relabelled native → native:LABEL) to $out
 run() {
     local label=$1 csv=$2; shift 2
     local start=$SECONDS
-    ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
+    bench_once "$csv" "$@"
     local rc=$?
     if [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ]; then
         # A failed start: once more. Two sweeps started within a second or
@@ -103,7 +109,7 @@ run() {
         # until the other run is past its start.
         echo "  a failed start (exit $rc: $(tail -1 "$tmp/log")): once more in 15 s"
         sleep 15
-        ( ulimit -t "$limit"; "$fastred" bench --mpi smpi --csv "$csv" "$@" ) > "$tmp/log" 2>&1
+        bench_once "$csv" "$@"
         rc=$?
     fi
     if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then
