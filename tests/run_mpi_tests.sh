@@ -5,8 +5,8 @@
 # Every test program checks its own results (against exact references and
 # against the library's PMPI_* results) and exits non-zero on any failure;
 # this script also checks fastred's debug log where a test is about which
-# algorithm ran. MPICH 4.0.2 (ch4:ucx) busy-polls, so oversubscribed MPICH
-# runs are slow: its larger process counts use the programs' quick mode.
+# algorithm ran. Both MPIs run the same cases, oversubscribed on 2 cores,
+# their ranks yielding the core when idle (below).
 set -uo pipefail
 flavour=${1:?usage: $0 mpich|openmpi}
 case $flavour in
@@ -37,10 +37,19 @@ note_result() { # name ok [seconds]
     fi
 }
 
+# The ranks yield their core when idle: Open MPI's own option; for MPICH,
+# whose ch4:ucx device busy-polls and never yields, a test-only shim
+# (tests/mpi/yield_when_idle.c) preloaded into the ranks. Hydra passes the
+# environment on; commands that set LD_PRELOAD themselves add $yield.
+# LAUNCHER_OPTS go to `fastred run|bench|tune`, which launch the MPI's mpirun.
 if [ "$flavour" = openmpi ]; then
-    MPIRUN=(mpirun.openmpi --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+    LAUNCHER_OPTS=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+    MPIRUN=(mpirun.openmpi "${LAUNCHER_OPTS[@]}")
+    yield=""
 else
-    MPIRUN=(mpirun.mpich)
+    LAUNCHER_OPTS=()
+    yield="$out/libyield_when_idle.so"
+    MPIRUN=(env LD_PRELOAD="$yield" mpirun.mpich)
 fi
 
 # run_case NAME SECONDS WANT_RC PATTERNS command...: runs the command with a
@@ -73,6 +82,7 @@ for prog in collectives isolation errors fallback stats reliability battery chur
 done
 $CC -O1 -Wall -Wno-unused-function -pthread -o "$out/threads" "$root/tests/mpi/threads.c" || exit 1
 $CC -O1 -Wall -shared -fPIC -o "$out/libcount_pmpi.so" "$root/tests/mpi/count_pmpi.c" -ldl || exit 1
+if [ -n "$yield" ]; then $CC -O1 -Wall -shared -fPIC -o "$yield" "$root/tests/mpi/yield_when_idle.c" -ldl || exit 1; fi
 $CC -O1 -Wno-unused-function -o "$out/collectives_linked" "$root/tests/mpi/collectives.c" \
     -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
 for b in F77 MPI F08; do
@@ -80,7 +90,7 @@ for b in F77 MPI F08; do
     $FC -fallow-argument-mismatch -DBINDING_$b -o "$out/fortran_${b}_linked" "$root/tests/fortran/reductions.F90" \
         -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
 done
-P="env LD_PRELOAD=$lib"
+P="env LD_PRELOAD=$lib${yield:+:$yield}"
 FAKE="$root/tests/mpi/fake_hosts.sh" # pretended hosts: FAKE_NODES=N, rank r on node<r mod N>
 # Pretended hosts share this machine's memory: the n½ fastred measures between
 # them (src/network.rs; 1-3 KB) is no network's and moves with the load on 2
@@ -105,24 +115,17 @@ echo "missing:${missing:- none}" >"$logs/symbols.log"
 [ -z "$missing" ] && note_result symbols 1 || note_result symbols 0
 
 echo "== [$flavour] all collectives, every op/type family, counts, roots, MPI_IN_PLACE (preloaded)"
-# (MPICH busy-polls: np 8 and 9, a minute each oversubscribed, are Open MPI's,
-# and so is np 6: the algorithms' shapes are the same on both libraries, and
-# MPICH's own transport paths are exercised at 1-5 and 7. CI time.)
-if [ "$flavour" = openmpi ]; then nps="1 2 3 4 5 6 7 8 9" linked_mode=full; else nps="1 2 3 4 5 7" linked_mode=quick; fi
-for np in $nps; do
-    mode=full
-    [ "$flavour" = mpich ] && [ "$np" -gt 4 ] && mode=quick
-    check "collectives-np$np" 900 "collectives: OK" "$np" $P "$out/collectives" own $mode
+for np in 1 2 3 4 5 6 7 8 9; do
+    check "collectives-np$np" 900 "collectives: OK" "$np" $P "$out/collectives" own full
 done
-check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own $linked_mode
+check "collectives-linked-np3" 300 "collectives: OK" 3 "$out/collectives_linked" own full
 check "collectives-without-fastred-np3" 300 "collectives: OK" 3 "$out/collectives" none quick
 
 echo "== [$flavour] FASTRED_REPRODUCIBLE: the canonical order's bits (tests/mpi/reproducible.c)"
 # Every eligible algorithm and the default, all four collectives, float/double/
 # long double/complex SUM and PROD, counts 0..30001, every root, MPI_IN_PLACE:
 # results equal a serial evaluation of the canonical order bit for bit.
-if [ "$flavour" = openmpi ]; then repro_runs="1:quick 2:quick 3:full 4:quick 5:full 6:quick 7:quick 8:full 9:quick 12:quick"; else repro_runs="1:quick 2:quick 4:quick"; fi
-for run in $repro_runs; do
+for run in 1:quick 2:quick 3:full 4:quick 5:full 6:quick 7:quick 8:full 9:quick 12:quick; do
     np=${run%%:*} m=${run##*:}
     check "reproducible-np$np" 900 "reproducible: [0-9]+ cases AND reproducible: OK" "$np" $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" $m
 done
@@ -145,9 +148,8 @@ for np in 3 5; do
 done
 # Ranks sharing hosts in blocks (pretended: FAKE_BLOCK=K consecutive ranks per
 # host): the two-level algorithm keeps the canonical order, and the default
-# runs it for long vectors (3 hosts x 2 and 2 x 4; MPICH 2 x 2).
-if [ "$flavour" = openmpi ]; then block_runs="6:2 8:4"; else block_runs="4:2"; fi
-for run in $block_runs; do
+# runs it for long vectors (3 hosts x 2 and 2 x 4).
+for run in 6:2 8:4; do
     np=${run%%:*} k=${run##*:}
     check "reproducible-hosts-in-blocks-of-$k-np$np" 900 \
         "reproducible: OK AND allreduce of 480016 B on $np processes in reproducible mode \\(canonical order\\): hierarchical \\(default table" \
@@ -162,41 +164,32 @@ done
 # reduce-scatter's halving & doubling; MPICH 2 x 2 with n½ measured: the
 # k-nomial reduce, by either rule, since the pretended hosts' shared memory
 # measures near the 8 KiB bound).
-if [ "$flavour" = openmpi ]; then
-    check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
-        6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
-    check "default-fast-network-one-rank-per-host-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-8K +3-16 +oneperhost,nhalf>=8K +knomial_tree" \
-        4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-    check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical" \
-        4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-    check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
-        6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-    check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical" \
-        4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-    check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner" \
-        8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-else
+check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
+    6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
+check "default-fast-network-one-rank-per-host-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-8K +3-16 +oneperhost,nhalf>=8K +knomial_tree" \
+    4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical" \
+    4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
+    6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical" \
+    4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner" \
+    8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+if [ "$flavour" = mpich ]; then
     check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree" \
         4 env -u FASTRED_NHALF FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 fi
-# Settings agreed from rank 0 and the forced-algorithm warning: fastred's own
-# logic, the same on both MPIs (run on Open MPI; MPICH's oversubscribed runs are slow).
-if [ "$flavour" = openmpi ]; then
-    check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
-        $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick
-    run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FASTRED_REPRODUCIBLE differs from rank 0's" \
-        "${MPIRUN[@]}" -np 1 $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick : -np 2 $P FASTRED_REPRODUCIBLE=0 "$out/reproducible" quick
-fi
+# Settings agreed from rank 0 and the forced-algorithm warning.
+check "reproducible-forced-ring-np3" 600 "reproducible: OK AND FASTRED_ALGO=ring cannot run this allreduce call \\(it does not compute the canonical order" 3 \
+    $P FASTRED_REPRODUCIBLE=1 FASTRED_ALGO=ring "$out/reproducible" quick
+run_case "reproducible-differs-between-ranks-np3" 300 0 "reproducible: OK AND FASTRED_REPRODUCIBLE differs from rank 0's" \
+    "${MPIRUN[@]}" -np 1 $P FASTRED_REPRODUCIBLE=1 "$out/reproducible" quick : -np 2 $P FASTRED_REPRODUCIBLE=0 "$out/reproducible" quick
 
 echo "== [$flavour] FASTRED_ALGO: every algorithm forced"
-# MPICH busy-polls when oversubscribed: there each forced run skips the
-# per-type sweep (the default-selection runs above cover the types) and runs
-# at fewer process counts (Open MPI covers 1-9 for every algorithm; MPICH
-# 1-5, the oversubscribed np 7 runs cost the most and test nothing np 5 and
-# Open MPI's np 7 do not; the skip-sequence variants likewise at np 2 and 5).
-if [ "$flavour" = openmpi ]; then mode=full nps="1 2 3 4 5 6 7 8 9"; else mode=shapes nps="1 2 3 4 5"; fi
+mode=full nps="1 2 3 4 5 6 7 8 9"
 q=quick
-if [ "$flavour" = openmpi ]; then variant_nps="2 5 7 8"; variant_mode=quick; else variant_nps="2 5"; variant_mode=shapes; fi
+variant_nps="2 5 7 8" variant_mode=quick
 # The algorithms come from the registry (`fastred algorithms`): a new one is
 # swept without editing this list. Skip-sequence variants (names with ':') run
 # at fewer process counts; algorithms without allreduce in the lighter mode.
@@ -352,7 +345,7 @@ check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $
 # stay eager. Open MPI only: MPICH sends pieces one blocking call at a time.
 if [ "$flavour" = openmpi ]; then per_step=1; else per_step=0; fi
 check "pieces-exchange-steps-end-delivered-np3" 300 "step_sync: $per_step synchronous sends per exchange step AND step_sync: OK" 3 \
-    env FAKE_NODES=3 "$FAKE" env LD_PRELOAD="$out/libcount_pmpi.so $lib" FASTRED_PIECE=4K "$out/step_sync" $per_step
+    env FAKE_NODES=3 "$FAKE" env LD_PRELOAD="$out/libcount_pmpi.so $lib${yield:+:$yield}" FASTRED_PIECE=4K "$out/step_sync" $per_step
 
 echo "== [$flavour] isolation, errors, fallback"
 for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done
@@ -389,10 +382,8 @@ check "reliability-truncate-reduce-2-hosts-np2" 300 "reliability truncate-reduce
 # ... and through shared memory (the call's stamp beside each slot's flag).
 check "reliability-truncate-shared-memory-np2" 300 "reliability truncate-shm: OK" 2 \
     $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm
-if [ "$flavour" = openmpi ]; then
-    check "reliability-truncate-shared-memory-np3" 300 "reliability truncate-shm: OK" 3 \
-        $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm
-fi
+check "reliability-truncate-shared-memory-np3" 300 "reliability truncate-shm: OK" 3 \
+    $P FASTRED_ALGO=shared_memory "$out/reliability" truncate-shm
 # A rank that cannot make or open the shared segment: every rank agrees and
 # runs other algorithms (the forced choice is ignored with its reason).
 run_case "shared-memory-unavailable-on-one-rank-np3" 300 0 \
@@ -415,19 +406,17 @@ echo "== [$flavour] randomized battery, threads, communicator churn"
 # a fresh seed each run (printed; FASTRED_BATTERY_SEED repeats one) plus a fixed one.
 seed=${FASTRED_BATTERY_SEED:-$(date +%s)}
 echo "  battery seed $seed (rerun: FASTRED_BATTERY_SEED=$seed bash tests/run_mpi_tests.sh $flavour)"
-if [ "$flavour" = openmpi ]; then battery_runs="2:6000 3:4000 4:3000 5:2000"; else battery_runs="2:12000 3:600"; fi
-for run in $battery_runs; do
+for run in 2:6000 3:4000 4:3000 5:2000; do
     np=${run%%:*} iters=${run##*:}
     check "battery-seed1-np$np" 900 "battery: seed 1, $iters cases AND battery: OK" "$np" $P "$out/battery" 1 "$iters"
     check "battery-random-np$np" 900 "battery: seed $seed, $iters cases AND battery: OK" "$np" $P "$out/battery" "$seed" "$iters"
 done
-if [ "$flavour" = openmpi ]; then threads_args="4 80"; else threads_args="3 30"; fi # MPICH: a global lock, busy-polling
-check "threads-multiple-np2" 300 "threads: OK" 2 $P "$out/threads" $threads_args
+check "threads-multiple-np2" 300 "threads: OK" 2 $P "$out/threads" 4 80
 check "threads-multiple-pieces-np3" 300 "threads: OK" 3 $P FASTRED_PIECE=4K "$out/threads" 3 40
 # dup/split + allreduce + free: within 3x the library's own cycle, bounded memory (np 2: not oversubscribed).
 # No heap allocation per call on a communicator fastred has seen (every algorithm, 3 sizes).
 check "allocations-np2" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 2 $P "$out/allocations"
-[ "$flavour" = openmpi ] && check "allocations-np3" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 3 $P "$out/allocations"
+check "allocations-np3" 300 "allocations: [0-9]+ cases checked AND allocations: OK" 3 $P "$out/allocations"
 # Repeats of one call reuse its decision: still right after a freed handle
 # comes back for another communicator, a root change, a switched algorithm.
 check "repeat-calls-np2" 300 "repeat_calls: a freed handle came back [1-9][0-9]* times AND repeat_calls: OK" 2 $P "$out/repeat_calls"
@@ -441,27 +430,25 @@ done
 # host names exchanged for its 4-byte allreduces, and a communicator kept
 # for 20 of them exchanges them (and agrees on a segment) and gets the
 # shared-memory algorithm.
-check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median AND \\(dup\\): 0 host-name exchanges AND \\(kept\\): 2 PMPI_Allgather calls in 20 calls, then shared_memory" 2 env LD_PRELOAD="$out/libcount_pmpi.so $lib" "$out/churn" 10000 3 4096
+check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median AND \\(dup\\): 0 host-name exchanges AND \\(kept\\): 2 PMPI_Allgather calls in 20 calls, then shared_memory" 2 env LD_PRELOAD="$out/libcount_pmpi.so $lib${yield:+:$yield}" "$out/churn" 10000 3 4096
 
-if [ "$flavour" = openmpi ]; then
-    echo "== [$flavour] valgrind memcheck: no error in fastred's code (tests/valgrind_errors.py)"
-    # valgrind_case NAME NP [VAR=value...] -- PROGRAM ARGS: the program passes under
-    # memcheck, and no error or definite leak in its logs has a frame in fastred.
-    valgrind_case() {
-        local name=$1 np=$2 envs=(); shift 2
-        while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
-        local dir="$out/valgrind/$name"
-        rm -rf "$dir"; mkdir -p "$dir"
-        run_case "$name" 900 0 "OK on $np processes AND valgrind: 0 errors in fastred's code" \
-            python3 "$root/tests/valgrind_errors.py" "$dir" -- "${MPIRUN[@]}" -np "$np" $P "${envs[@]}" \
-            valgrind --leak-check=full --show-leak-kinds=definite --num-callers=40 --log-file="$dir/vg.%p.log" "$@"
-    }
-    valgrind_case valgrind-collectives-np3 3 -- "$out/collectives" own quick
-    valgrind_case valgrind-errors-np2 2 -- "$out/errors"
-    valgrind_case valgrind-battery-np2 2 -- "$out/battery" 3 300
-    valgrind_case valgrind-stats-np2 2 FASTRED_STATS=1 -- "$out/stats" 20000 3
-    valgrind_case valgrind-truncate-np2 2 FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K -- "$out/reliability" truncate
-fi
+echo "== [$flavour] valgrind memcheck: no error in fastred's code (tests/valgrind_errors.py)"
+# valgrind_case NAME NP [VAR=value...] -- PROGRAM ARGS: the program passes under
+# memcheck, and no error or definite leak in its logs has a frame in fastred.
+valgrind_case() {
+    local name=$1 np=$2 envs=(); shift 2
+    while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
+    local dir="$out/valgrind/$name"
+    rm -rf "$dir"; mkdir -p "$dir"
+    run_case "$name" 900 0 "OK on $np processes AND valgrind: 0 errors in fastred's code" \
+        python3 "$root/tests/valgrind_errors.py" "$dir" -- "${MPIRUN[@]}" -np "$np" $P "${envs[@]}" \
+        valgrind --leak-check=full --show-leak-kinds=definite --num-callers=40 --log-file="$dir/vg.%p.log" "$@"
+}
+valgrind_case valgrind-collectives-np3 3 -- "$out/collectives" own quick
+valgrind_case valgrind-errors-np2 2 -- "$out/errors"
+valgrind_case valgrind-battery-np2 2 -- "$out/battery" 3 300
+valgrind_case valgrind-stats-np2 2 FASTRED_STATS=1 -- "$out/stats" 20000 3
+valgrind_case valgrind-truncate-np2 2 FASTRED_ALGO=allreduce:recursive_doubling FASTRED_PIECE=1K -- "$out/reliability" truncate
 
 echo "== [$flavour] Fortran (mpif.h, use mpi, use mpi_f08), preloaded and linked"
 for b in F77 MPI F08; do
@@ -478,7 +465,7 @@ done
 echo "== [$flavour] the fastred command-line tool"
 cli="$root/target/$flavour/release/fastred"
 run_case "cli-run-np3" 300 0 "fastred run: $flavour, preloading .*libfastred.so AND stats: OK AND allreduce of 8192 B on 3 processes: " \
-    env FASTRED_LOG=debug "$cli" run "${MPIRUN[@]:1}" -np 3 "$out/stats" 1024 1
+    env FASTRED_LOG=debug "$cli" run "${LAUNCHER_OPTS[@]}" -np 3 "$out/stats" 1024 1
 run_case "cli-run-not-mpi" 60 fail "links neither MPICH nor Open MPI" "$cli" run -np 2 /bin/true
 run_case "cli-info" 60 0 "libfastred.so for $flavour .*target/$flavour/release/libfastred.so AND allreduce +native, tree, .*pairwise, .*ring AND reduce .*pipeline, fibonacci_tree AND active tuning table: default table" "$cli" info
 run_case "cli-explain-1200" 60 0 "decision: circulant +\(default table line [0-9]+: \* \* 17- - model AND δ_expo,max\(1200\) = 3 AND circulant +[0-9.]+ µs +← chosen" \
@@ -509,7 +496,7 @@ run_case "cli-explain-network-not-given" 60 0 "network n.+ between hosts: not gi
     env -u FASTRED_NHALF "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 2
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K
 run_case "cli-bench-np3" 300 0 "allreduce +65536 +native AND allreduce +65536 +ring AND reduce +65536 +pipeline" \
-    "$cli" bench --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
+    "$cli" bench --mpi "$flavour" "${LAUNCHER_OPTS[@]}" -np 3 --csv "$out/bench.csv" --plot "$out/plots" -- --colls allreduce,reduce --sizes 64K:64K --reps 2
 [ -s "$out/plots/busbw-allreduce-p3.svg" ] && [ -s "$out/plots/fastest-reduce.svg" ] && note_result cli-bench-plots 1 || note_result cli-bench-plots 0
 # The benchmark's placement column (what `fastred tune` writes into its rules): pretended hosts in
 # blocks of two consecutive ranks (np 4: 2 + 2; np 5: 2 + 2 + 1, the last host short), dealt round
@@ -526,7 +513,7 @@ done <<'EOF'
 4 FAKE_NODES=4 oneperhost
 EOF
 run_case "cli-tune-np3" 300 0 "wrote $out/tuned.table" \
-    "$cli" tune --mpi "$flavour" "${MPIRUN[@]:1}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
+    "$cli" tune --mpi "$flavour" "${LAUNCHER_OPTS[@]}" -np 3 --out "$out/tuned.table" -- --colls allreduce --sizes 1K:64K --factor 8 --reps 2 \
     --algos tree,recursive_doubling,rabenseifner,circulant,ring
 # The benchmark records its placement (one host here) and the tuned rules carry it as a condition.
 grep -Eq '^allreduce +[0-9]+-[0-9]* +3 +onehost +[a-z_]+$' "$out/tuned.table" && grep -q ',onehost$' "$out/tuned.table.csv" \
@@ -541,7 +528,7 @@ echo "== [$flavour] exporting measurements to the library's own selector (fastre
 # forced through its own controls, then the file its selector loads.
 kind=$([ "$flavour" = openmpi ] && echo openmpi-rules || echo mpich-json)
 run_case "cli-tune-export-np2" 600 0 "results in $out/native.$kind.runs/reduce_scatter_block-recursive_halving.csv AND wrote $out/native.$kind" \
-    "$cli" tune --export "$kind" "$out/native.$kind" "${MPIRUN[@]:1}" -np 2 -- --colls reduce_scatter_block --sizes 1K:64K --factor 64 --reps 2
+    "$cli" tune --export "$kind" "$out/native.$kind" "${LAUNCHER_OPTS[@]}" -np 2 -- --colls reduce_scatter_block --sizes 1K:64K --factor 64 --reps 2
 # Files from fixed measurements, and the library's own account of using them.
 synthetic() { # FILE COLL PROCS WINNER LOSER: WINNER twice as fast at 800 KB
     printf 'collective,procs,bytes,variant,algorithm,reps,median_s,min_s,algbw_Bps,busbw_Bps,pct_of_bound,vs_native\n' >"$1"
@@ -583,7 +570,7 @@ echo "== [$flavour] a build for the other MPI stops with a clear message"
 otherlib="$root/target/$other/release/libfastred.so"
 if [ -f "$otherlib" ]; then
     run_case "wrong-build-preloaded" 120 fail "built for .* but the program runs on" \
-        "${MPIRUN[@]}" -np 2 env LD_PRELOAD="$otherlib" "$out/isolation"
+        "${MPIRUN[@]}" -np 2 env LD_PRELOAD="$otherlib${yield:+:$yield}" "$out/isolation"
 else
     echo "  skip  wrong-build-preloaded ($otherlib not built)"
 fi
