@@ -154,31 +154,44 @@ run() {
 }
 
 # MPICH over UCX TCP between hosts, shared memory within (MPIR_CVAR_NOLOCAL=1
-# in the environment makes ranks of a host talk TCP too). MPI_Finalize is
-# replaced by a barrier and exit (mpich_finalize.c: MPICH 4.0.2 + UCX 1.13
-# hang there in half the runs); FASTRED_CLUSTER_MPICH_FINALIZE=library keeps
-# the library's own.
+# in the environment makes ranks of a host talk TCP too). Two shims are
+# preloaded after whatever the job preloads:
+# - MPI_Finalize as a barrier and exit (mpich_finalize.c: MPICH 4.0.2 + UCX
+#   1.13 hang there in half the runs); FASTRED_CLUSTER_MPICH_FINALIZE=library
+#   keeps the library's own;
+# - the ranks yield their core when a poll finds nothing to do
+#   (tests/mpi/yield_when_idle.c), as the Open MPI runs do with
+#   `mpi_yield_when_idle 1`: every emulated host shares this machine's
+#   cores, and MPICH's ch4 ranks otherwise busy-poll against each other;
+#   FASTRED_CLUSTER_MPICH_YIELD=0 leaves them busy-polling.
 run_mpich() {
     [ -f "$state/env" ] || { echo "no cluster: run '$0 up ...' first" >&2; exit 2; }
     . "$state/env"
-    local hosts args=() preload=() shim="$state/mpich_finalize.so"
+    local hosts args=() preload=() shims=() so src
     hosts=$(awk -v k="$CLUSTER_RANKS_PER_HOST" '{print $1 ":" k}' "$state/hostfile" | paste -sd,)
     export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 MPIR_CVAR_NOLOCAL=${MPIR_CVAR_NOLOCAL:-0}
-    if [ "${FASTRED_CLUSTER_MPICH_FINALIZE:-exit}" = exit ]; then
-        if [ ! -f "$shim" ] || [ "$here/mpich_finalize.c" -nt "$shim" ]; then
-            mpicc.mpich -O2 -shared -fPIC -o "$shim" "$here/mpich_finalize.c"
-        fi
-        # The shim goes after whatever the job preloads (-genv LD_PRELOAD X or
+    [ "${FASTRED_CLUSTER_MPICH_FINALIZE:-exit}" = exit ] && shims+=("$here/mpich_finalize.c")
+    [ "${FASTRED_CLUSTER_MPICH_YIELD:-1}" = 1 ] && shims+=("$here/../../tests/mpi/yield_when_idle.c")
+    if [ ${#shims[@]} -gt 0 ]; then
+        local built=()
+        for src in "${shims[@]}"; do
+            so="$state/$(basename "$src" .c).so"
+            if [ ! -f "$so" ] || [ "$src" -nt "$so" ]; then
+                mpicc.mpich -O2 -shared -fPIC -o "$so" "$src" -ldl || exit 1
+            fi
+            built+=("$so")
+        done
+        # The shims go after whatever the job preloads (-genv LD_PRELOAD X or
         # the environment's), so fastred's MPI_Finalize still runs first.
         local found=
         while [ $# -gt 0 ]; do
             if [ "$1" = -genv ] && [ "${2:-}" = LD_PRELOAD ] && [ $# -ge 3 ]; then
-                args+=(-genv LD_PRELOAD "$3 $shim"); found=1; shift 3
+                args+=(-genv LD_PRELOAD "$3 ${built[*]}"); found=1; shift 3
             else
                 args+=("$1"); shift
             fi
         done
-        [ -n "$found" ] || preload=(-genv LD_PRELOAD "${LD_PRELOAD:+$LD_PRELOAD }$shim")
+        [ -n "$found" ] || preload=(-genv LD_PRELOAD "${LD_PRELOAD:+$LD_PRELOAD }${built[*]}")
         set -- "${preload[@]}" "${args[@]}"
     fi
     on h0 mpirun.mpich -launcher ssh -launcher-exec "$here/agent.sh" -iface eth0 -hosts "$hosts" -np "$CLUSTER_PROCS" \
