@@ -993,6 +993,29 @@ mod tests {
     }
 
     #[test]
+    fn short_reduce_scatters_at_four_and_eight_hosts_take_halving_and_doubling() {
+        let t = Table::default_table();
+        for (coll, bytes, p) in [(ReduceScatterBlock, 32, 4), (ReduceScatterBlock, 4 << 10, 8), (ReduceScatter, 512, 8)] {
+            for nhalf in [0, 140] {
+                let c = choose(&Shape { nhalf, ..shape(coll, bytes, p) }, None, &t);
+                assert_eq!(c.algorithm, Rabenseifner, "{bytes} B p {p} n½ {nhalf}: {}", c.reason);
+                assert!(c.reason.to_string().contains("0-4K"), "{}", c.reason);
+            }
+        }
+        // Longer vectors, 6 or 16 processes, hosts in blocks: not this rule.
+        not_by_rule(
+            &t,
+            &[
+                shape(ReduceScatterBlock, (4 << 10) + 8, 8),
+                shape(ReduceScatterBlock, 512, 6),
+                shape(ReduceScatterBlock, 512, 16),
+                in_blocks(ReduceScatterBlock, 512, 8, 2),
+            ],
+            "0-4K ",
+        );
+    }
+
+    #[test]
     fn below_100_processes_binary_blocks_and_the_two_tree_from_one_mib_where_measured() {
         let t = Table::default_table();
         let rule = |s: &Shape| choose(s, None, &t);
