@@ -52,8 +52,16 @@ pub const DEFAULT_PIECE: usize = if cfg!(fastred_mpi = "openmpi") {
 };
 /// MPI counts are `int`: no piece may exceed this.
 pub const MAX_PIECE: usize = 1 << 30;
-/// Pieces posted ahead per direction of a transfer (Open MPI).
-pub const WINDOW: usize = 16;
+/// Pieces posted ahead per direction of a transfer (Open MPI): two, so the
+/// next piece is on its way while one is received, and the sender never
+/// runs further ahead of its receiver. With 16 (512 KiB of eager pieces
+/// queued per flow) the emulated cluster's queues overflowed whenever a
+/// step changed partners: at 8 hosts × 1 at 50 Mbit/s the pairwise exchange
+/// ran at 0.62-0.89x the ring's speed and the ring at 84-93 % of the
+/// bound; with 2 at 0.93-1.00x and 92-94 %, and on 4 hosts × 2 the
+/// two-level allreduce of 1-4 MiB at 92-93 % of the inter-host bound
+/// instead of 82-89 % (docs/one-host.md "Two pieces in flight").
+pub const WINDOW: usize = 2;
 /// Open MPI 4.1's shared-memory transport sends messages above this many
 /// bytes by single copy, which writes a longer-than-expected message past
 /// the receive buffer (ranks disagreeing on a count): such receives from a
