@@ -40,7 +40,8 @@ note_result() { # name ok [seconds]
 # The ranks yield their core when idle: Open MPI's own option; for MPICH,
 # whose ch4:ucx device busy-polls and never yields, a test-only shim
 # (tests/mpi/yield_when_idle.c) preloaded into the ranks. Hydra passes the
-# environment on; commands that set LD_PRELOAD themselves add $yield.
+# environment on; commands that preload libraries of their own do it with
+# `preloading`, which keeps the shim.
 # LAUNCHER_OPTS go to `fastred run|bench|tune`, which launch the MPI's mpirun.
 if [ "$flavour" = openmpi ]; then
     LAUNCHER_OPTS=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
@@ -90,7 +91,9 @@ for b in F77 MPI F08; do
     $FC -fallow-argument-mismatch -DBINDING_$b -o "$out/fortran_${b}_linked" "$root/tests/fortran/reductions.F90" \
         -L"$libdir" -Wl,--no-as-needed -lfastred -Wl,--as-needed -Wl,-rpath,"$libdir" || exit 1
 done
-P="env LD_PRELOAD=$lib${yield:+:$yield}"
+# preloading LIB...: the `env LD_PRELOAD=...` words that preload LIB... (and the yield shim).
+preloading() { local IFS=:; echo "env LD_PRELOAD=$*${yield:+:$yield}"; }
+P=$(preloading "$lib")
 FAKE="$root/tests/mpi/fake_hosts.sh" # pretended hosts: FAKE_NODES=N, rank r on node<r mod N>
 # Pretended hosts share this machine's memory: the n½ fastred measures between
 # them (src/network.rs; 1-3 KB) is no network's and moves with the load on 2
@@ -345,7 +348,7 @@ check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $
 # stay eager. Open MPI only: MPICH sends pieces one blocking call at a time.
 if [ "$flavour" = openmpi ]; then per_step=1; else per_step=0; fi
 check "pieces-exchange-steps-end-delivered-np3" 300 "step_sync: $per_step synchronous sends per exchange step AND step_sync: OK" 3 \
-    env FAKE_NODES=3 "$FAKE" env LD_PRELOAD="$out/libcount_pmpi.so $lib${yield:+:$yield}" FASTRED_PIECE=4K "$out/step_sync" $per_step
+    env FAKE_NODES=3 "$FAKE" $(preloading "$out/libcount_pmpi.so" "$lib") FASTRED_PIECE=4K "$out/step_sync" $per_step
 
 echo "== [$flavour] isolation, errors, fallback"
 for np in 1 2 3 5 8; do check "isolation-np$np" 300 "isolation: OK" "$np" $P "$out/isolation"; done
@@ -430,7 +433,7 @@ done
 # host names exchanged for its 4-byte allreduces, and a communicator kept
 # for 20 of them exchanges them (and agrees on a segment) and gets the
 # shared-memory algorithm.
-check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median AND \\(dup\\): 0 host-name exchanges AND \\(kept\\): 2 PMPI_Allgather calls in 20 calls, then shared_memory" 2 env LD_PRELOAD="$out/libcount_pmpi.so $lib${yield:+:$yield}" "$out/churn" 10000 3 4096
+check "churn-np2" 300 "churn: OK AND ratio [0-9.]+ \\(median AND \\(dup\\): 0 host-name exchanges AND \\(kept\\): 2 PMPI_Allgather calls in 20 calls, then shared_memory" 2 $(preloading "$out/libcount_pmpi.so" "$lib") "$out/churn" 10000 3 4096
 
 echo "== [$flavour] valgrind memcheck: no error in fastred's code (tests/valgrind_errors.py)"
 # valgrind_case NAME NP [VAR=value...] -- PROGRAM ARGS: the program passes under
@@ -570,7 +573,7 @@ echo "== [$flavour] a build for the other MPI stops with a clear message"
 otherlib="$root/target/$other/release/libfastred.so"
 if [ -f "$otherlib" ]; then
     run_case "wrong-build-preloaded" 120 fail "built for .* but the program runs on" \
-        "${MPIRUN[@]}" -np 2 env LD_PRELOAD="$otherlib${yield:+:$yield}" "$out/isolation"
+        "${MPIRUN[@]}" -np 2 $(preloading "$otherlib") "$out/isolation"
 else
     echo "  skip  wrong-build-preloaded ($otherlib not built)"
 fi
