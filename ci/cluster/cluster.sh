@@ -156,7 +156,7 @@ run() {
 # MPICH over UCX TCP between hosts, shared memory within (MPIR_CVAR_NOLOCAL=1
 # in the environment makes ranks of a host talk TCP too). Two shims are
 # preloaded after whatever the job preloads:
-# - MPI_Finalize as a barrier and exit (mpich_finalize.c: MPICH 4.0.2 + UCX
+# - MPI_Finalize as a barrier, PMI finalize and exit (mpich_finalize.c: MPICH 4.0.2 + UCX
 #   1.13 hang there in half the runs); FASTRED_CLUSTER_MPICH_FINALIZE=library
 #   keeps the library's own;
 # - the ranks yield their core when a poll finds nothing to do
