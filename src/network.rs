@@ -5,7 +5,7 @@
 //! messages for bytes, so which one wins depends on it: the table's rules
 //! measured on the 50 Mbit/s emulated cluster (n½ 110-160 B) contradict
 //! those measured at 100 Gbit/s in simulation (n½ 25-38 KB) by up to 3.6x
-//! (docs/smpi.md "The network's n½"). The table's `nhalf>=N` condition sees it.
+//! (docs/smpi.md "The network's n½"). The table's `nhalf>=N` and `nhalf<N` conditions see it.
 //!
 //! Measured once per communicator whose ranks span several hosts, and only
 //! where the table has such a rule: rank 0 and the first rank on another host

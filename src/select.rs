@@ -322,6 +322,10 @@ enum Condition {
     /// (a fast network, where bandwidth decides only from longer messages;
     /// false where n½ is not known).
     NhalfFrom(usize),
+    /// `nhalf<N`: the network's n½ between hosts is measured and below N
+    /// bytes (a slow network, where bandwidth decides from a few hundred
+    /// bytes; false where n½ is not known).
+    NhalfBelow(usize),
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -349,7 +353,8 @@ impl Condition {
             | Condition::HostsScattered
             | Condition::ShortLastHost
             | Condition::Lane
-            | Condition::NhalfFrom(_) => true,
+            | Condition::NhalfFrom(_)
+            | Condition::NhalfBelow(_) => true,
             Condition::Pow2
             | Condition::NonPow2
             | Condition::Few
@@ -395,12 +400,13 @@ impl Condition {
     /// The conditions written `PREFIX` N: the prefix, the condition, what N
     /// counts, and whether N takes K/M/G suffixes (a size in bytes).
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 5] = [
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 6] = [
         ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host", false),
         ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host", false),
         ("hosts<=", Condition::HostsUpTo, "host count", false),
         ("hosts>=", Condition::HostsFrom, "host count", false),
         ("nhalf>=", Condition::NhalfFrom, "size", true),
+        ("nhalf<", Condition::NhalfBelow, "size", true),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -429,6 +435,7 @@ impl Condition {
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
+            Condition::NhalfBelow(n) => s.nhalf > 0 && s.nhalf < n,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -568,9 +575,10 @@ impl Table {
         Table::parse(DEFAULT_TABLE, "default table").expect("the default table parses")
     }
 
-    /// Whether some rule has an `nhalf>=N` condition (only then is n½ measured).
+    /// Whether some rule has an `nhalf>=N` or `nhalf<N` condition (only then
+    /// is n½ measured).
     pub fn asks_nhalf(&self) -> bool {
-        self.rules.iter().any(|r| r.conditions.iter().any(|c| matches!(c, Condition::NhalfFrom(_))))
+        self.rules.iter().any(|r| r.conditions.iter().any(|c| matches!(c, Condition::NhalfFrom(_) | Condition::NhalfBelow(_))))
     }
 
     /// How the choice for `shape` depends on where the ranks are.
@@ -632,7 +640,7 @@ fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>,
     let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
     let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
     let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
-    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
+    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, 1, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
 }
 
 impl Rule {
@@ -818,12 +826,12 @@ mod tests {
 
     /// `at(n½)` on a fast network (n½ = 30 KiB) takes `algorithm` by a rule
     /// whose text contains `rule`; on the cluster's network (n½ = 140 B) and
-    /// with n½ unknown, no `nhalf` rule.
+    /// with n½ unknown, no `nhalf>=` rule.
     fn fast_network_takes(t: &Table, at: impl Fn(usize) -> Shape, algorithm: Algorithm, rule: &str) {
         let c = choose(&at(30 << 10), None, t);
         assert_eq!(c.algorithm, algorithm, "{:?}: {}", at(30 << 10), c.reason);
         assert!(c.reason.to_string().contains(rule), "{}", c.reason);
-        not_by_rule(t, &[at(0), at(140)], "nhalf");
+        not_by_rule(t, &[at(0), at(140)], "nhalf>=");
     }
 
     fn pick(coll: Collective, bytes: usize, procs: usize) -> Algorithm {
@@ -1352,6 +1360,42 @@ mod tests {
         // and at 9 processes and more: the rules of any network.
         let beyond = [at(30 << 10, Reduce, 512 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
+    }
+
+    #[test]
+    fn short_vectors_on_a_slow_network_at_4_to_8_processes_take_the_rules_measured_there() {
+        let t = Table::default_table();
+        let slow = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };
+        // What each build's rules choose on the 50 Mbit/s cluster (n½ 140 B):
+        // hosts of 2 (2 x 2, 3 x 2, 4 x 2) and of 3-4 (2 x 3, 2 x 4).
+        let expected: &[(Collective, usize, usize, usize, Algorithm)] = if cfg!(fastred_mpi = "mpich") {
+            &[(Allreduce, 8, 8, 2, Native), (Allreduce, 64, 6, 3, Tree), (Allreduce, 512, 4, 2, Tree),
+              (Allreduce, 2 << 10, 6, 3, Native), (Allreduce, 8 << 10, 8, 4, Native),
+              (Reduce, 8, 4, 2, Native), (Reduce, 1 << 10, 8, 4, Native), (Reduce, 8 << 10, 6, 2, Native)]
+        } else if cfg!(fastred_mpi = "openmpi") {
+            &[(Allreduce, 64, 8, 2, Native), (Allreduce, 256, 6, 2, Native), (Allreduce, 512, 4, 2, Tree),
+              (Allreduce, 1 << 10, 8, 2, Rabenseifner), (Allreduce, 4 << 10, 6, 2, Hierarchical),
+              (Allreduce, 128, 8, 4, Tree), (Allreduce, 1 << 10, 6, 3, Hierarchical), (Allreduce, 8 << 10, 6, 3, Rabenseifner),
+              (Reduce, 8, 8, 2, Tree), (Reduce, 2 << 10, 6, 2, Tree), (Reduce, 16, 8, 4, Native),
+              (Reduce, 1 << 10, 6, 3, KnomialTree), (Reduce, 4 << 10, 8, 4, Native)]
+        } else {
+            &[] // SMPI: neither MPI's rules
+        };
+        for &(coll, bytes, p, k, algorithm) in expected {
+            let c = choose(&slow(140, coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
+            assert!(c.reason.to_string().contains("nhalf<1K"), "{}", c.reason);
+        }
+        // Unknown or larger n½, 9 processes, one rank per host, beyond 8 KiB,
+        // a non-commutative op: not these rules.
+        let others = [slow(0, Allreduce, 512, 8, 2), slow(1 << 10, Reduce, 512, 8, 2), slow(30 << 10, Allreduce, 2 << 10, 6, 3),
+                      slow(140, Allreduce, 512, 12, 2), Shape { nhalf: 140, ..shape(Allreduce, 512, 8) },
+                      slow(140, Reduce, 16 << 10, 8, 2), Shape { commutative: false, ..slow(140, Reduce, 512, 8, 2) }];
+        not_by_rule(&t, &others, "nhalf<");
+        // Before the hosts are known the choice depends on them (and on n½).
+        if !cfg!(fastred_mpi = "smpi") {
+            assert!(t.depends_on_placement(&shape(Reduce, 512, 8)));
+        }
     }
 
     #[test]

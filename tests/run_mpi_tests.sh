@@ -166,7 +166,7 @@ done
 # there: the two-level reduce-scatter; 4 x 2 there: the long
 # reduce-scatter's halving & doubling; MPICH 2 x 2 with n½ measured: the
 # k-nomial reduce, by either rule, since the pretended hosts' shared memory
-# measures near the 8 KiB bound).
+# measures near the 8 KiB bound; or native, should it measure below 1 KiB).
 check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-one-rank-per-host-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-8K +3-16 +oneperhost,nhalf>=8K +knomial_tree" \
@@ -179,8 +179,17 @@ check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_sca
     4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner" \
     8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
+# A slow network (n½ 150 B, as the 50 Mbit/s cluster measures): the
+# short-vector rules measured there, per MPI (`nhalf<1K`).
 if [ "$flavour" = mpich ]; then
-    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree" \
+    slow="allreduce of [0-9]+ B on 4 processes: tree \\(default table line [0-9]+: allreduce +17-512 +4-8 +hostblocks,mpich,nhalf<1K +tree AND reduce of [0-9]+ B on 4 processes: native MPI \\(default table line [0-9]+: reduce +0-8K +4-8 +hostblocks,mpich,nhalf<1K +native"
+else
+    slow="reduce of [0-9]+ B on 4 processes: tree \\(default table line [0-9]+: reduce +0-2K +4-8 +hostblocks<=2,openmpi,nhalf<1K +tree AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +1025-4K +4-8 +hostblocks<=2,openmpi,nhalf<1K +hierarchical"
+fi
+check "default-slow-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND $slow" \
+    4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=150 FASTRED_LOG=debug "$out/collectives" own quick
+if [ "$flavour" = mpich ]; then
+    check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: (knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree|native MPI \\(default table line [0-9]+: reduce +0-8K +4-8 +hostblocks,mpich,nhalf<1K +native)" \
         4 env -u FASTRED_NHALF FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 fi
 # Settings agreed from rank 0 and the forced-algorithm warning.

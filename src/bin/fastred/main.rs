@@ -334,7 +334,7 @@ fn explain(args: Vec<String>) -> i32 {
     if measured {
         match nhalf {
             Some((n, from)) => println!("  network n½ between hosts: {n} B ({from})"),
-            None => println!("  network n½ between hosts: not given (--nhalf or FASTRED_NHALF; the library measures it), so no `nhalf>=` rule applies"),
+            None => println!("  network n½ between hosts: not given (--nhalf or FASTRED_NHALF; the library measures it), so no `nhalf>=` or `nhalf<` rule applies"),
         }
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
