@@ -241,8 +241,9 @@ done
 check "algo-per-collective-np6" 600 "reduce of [0-9]+ B on 6 processes: tree \(forced AND allreduce of [0-9]+ B on 6 processes: recursive_doubling \(forced" 6 \
     $P FASTRED_ALGO=allreduce:recursive_doubling,reduce:binomial FASTRED_LOG=debug "$out/collectives" own $q
 check "algo-native-np3" 300 "collectives: OK" 3 $P FASTRED_ALGO=native "$out/collectives" native $q
-# Long reduce-scatters with unequal blocks, in place, handed to the library
-# (MPICH 4.0.2 alone stops on an assertion for these: tests/mpi/in_place_library.c).
+# Long reduce-scatters with unequal blocks, and long reduces at the last rank,
+# in place, handed to the library (MPICH 4.0.2 alone stops on an assertion or
+# segfaults for these: tests/mpi/in_place_library.c).
 check "algo-native-in-place-reduce-scatter-np2" 300 "in_place_library: OK" 2 $P FASTRED_ALGO=native "$out/in_place_library" 35312 35313
 check "algo-native-in-place-reduce-scatter-np3" 300 "in_place_library: OK" 3 $P FASTRED_ALGO=native "$out/in_place_library" 3 70622 0
 check "algo-unknown-name-np3" 300 "unknown algorithm 'warp_drive'.*valid: native, tree, recursive_doubling, rabenseifner" 3 \

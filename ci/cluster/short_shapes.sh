@@ -7,6 +7,7 @@
 # bench/variant_ratios.py and bench/shape_minimax.py (docs/one-host.md
 # "Short vectors on a slow network, 2-4 ranks per host").
 #   ci/cluster/short_shapes.sh OUT RUNS "2x2 3x2 2x3 4x2 2x4" [ALGOS]
+# SIZES=A:B (8:8K), COLLS=... (allreduce,reduce) change the sweep.
 # Needs ci/build.sh (both MPIs); about 15 s per shape and round.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,7 +25,7 @@ for shape in $shapes; do
             launcher="$cluster run"; [ $mpi = mpich ] && launcher="$cluster run-mpich"
             FASTRED_LOG=info target/$mpi/release/fastred bench --mpi $mpi --launcher "$launcher" \
                 --csv "$out/$mpi-h$shape-r$run.csv" -- --link-rate 50mbit --reps 5 --quiet --latency \
-                --colls allreduce,reduce --sizes 8:8K --factor 2 --algos "$algos" > "$out/$mpi-h$shape-r$run.log" 2>&1 \
+                --colls "${COLLS:-allreduce,reduce}" --sizes "${SIZES:-8:8K}" --factor 2 --algos "$algos" > "$out/$mpi-h$shape-r$run.log" 2>&1 \
                 || echo "$mpi $shape run $run: exit $?"
         done
     done

@@ -77,15 +77,17 @@ pub fn load_input(t: &dyn crate::algo::Transport, input: Input, work: &mut [u8])
     }
 }
 
-/// Whether the library must be handed `coll` with a copy of the receive
-/// buffer as the send buffer instead of `MPI_IN_PLACE`: MPICH 4.0's
-/// `MPI_Reduce_scatter` in place stops on an internal assertion (`memcpy
-/// argument memory ranges overlap`) for long vectors whose blocks differ, e.g.
-/// counts {35312, 35313} (README, "Library bugs"); with separate buffers it
-/// works (`_block` in place does too).
-pub fn in_place_needs_a_copy(coll: crate::collective::Collective) -> bool {
-    use crate::collective::Collective::ReduceScatter;
-    cfg!(fastred_mpi = "mpich") && coll == ReduceScatter
+/// Whether the library must be handed `coll` (at `root`, for a reduce) with
+/// a copy of the receive buffer as the send buffer instead of `MPI_IN_PLACE`
+/// (README, "Library bugs"), both MPICH 4.0 bugs that separate buffers avoid:
+/// - `MPI_Reduce_scatter` in place stops on an internal assertion (`memcpy
+///   argument memory ranges overlap`) for long vectors whose blocks differ,
+///   e.g. counts {35312, 35313} (`_block` in place works);
+/// - `MPI_Reduce` in place at a root other than 0 segfaults for vectors over
+///   about 2.8 KB.
+pub fn in_place_needs_a_copy(coll: crate::collective::Collective, root: c_int) -> bool {
+    use crate::collective::Collective::{Reduce, ReduceScatter};
+    cfg!(fastred_mpi = "mpich") && (coll == ReduceScatter || coll == Reduce && root != 0)
 }
 
 /// Run `f` (the library's call) with the buffers a rank takes part with:
@@ -93,13 +95,13 @@ pub fn in_place_needs_a_copy(coll: crate::collective::Collective) -> bool {
 /// (or a copy of the receive buffer where [`in_place_needs_a_copy`]), and
 /// zeroed scratch of `bytes` in place of invalid ones.
 pub fn with_scratch_buffers(
-    coll: crate::collective::Collective, input: Input, output: Option<*mut c_void>, bytes: usize,
+    coll: crate::collective::Collective, root: c_int, input: Input, output: Option<*mut c_void>, bytes: usize,
     f: impl FnOnce(*const c_void, *mut c_void) -> c_int,
 ) -> crate::error::MpiResult<c_int> {
     let mut send_scratch = Scratch::empty();
     let send: *const c_void = match (input, output) {
         (Input::Send(p), _) => p,
-        (Input::InPlace, Some(p)) if in_place_needs_a_copy(coll) => {
+        (Input::InPlace, Some(p)) if in_place_needs_a_copy(coll, root) => {
             send_scratch.resize(bytes)?;
             // SAFETY: in place, the receive buffer holds the input: `bytes` of it.
             send_scratch.copy_from_slice(unsafe { user_slice(p, bytes) });

@@ -202,7 +202,7 @@ fn run_planned(call: &Call, recalled: Option<repeat::Decided>, timed: bool, fall
         Ok(Some((complaint, class))) | Err(NotOurs::Invalid(complaint, class)) => code_for(call.coll, complaint, class),
         Err(NotOurs::LibraryWithScratch { error, input, output, bytes }) => {
             let start = timed.then(Instant::now);
-            let rc = buffers::with_scratch_buffers(call.coll, input, output, bytes, fallback);
+            let rc = buffers::with_scratch_buffers(call.coll, call.root, input, output, bytes, fallback);
             if rc.is_err() {
                 log::error!("{}: {}", call.coll.mpi_name(), Complaint::NoMemory.message());
             }
@@ -329,7 +329,7 @@ fn plan(call: &Call, recalled: Option<repeat::Decided>) -> Result<Plan, NotOurs>
     let own_block_bytes = if blocks.len() == state.size { blocks.count(state.rank) * esz } else { total_bytes };
     let (input, output, local_error) = validate::check_buffers(call, state.rank, total_bytes, own_block_bytes);
     if algorithm == Algorithm::Native {
-        if local_error.is_some() || (matches!(input, Input::InPlace) && buffers::in_place_needs_a_copy(call.coll)) {
+        if local_error.is_some() || (matches!(input, Input::InPlace) && buffers::in_place_needs_a_copy(call.coll, call.root)) {
             return Err(NotOurs::LibraryWithScratch { error: local_error, input, output, bytes: total_bytes });
         }
         let forced = config::effective(state.forced).get(call.coll);

@@ -4,7 +4,10 @@
  * ("memcpy argument memory ranges overlap") in place for long vectors with
  * unequal blocks, e.g. counts 35312 35313; fastred hands it a copy of the
  * receive buffer as the send buffer instead, which it handles. Then
- * MPI_Reduce_scatter_block of the first count, in place, as well. */
+ * MPI_Reduce_scatter_block of the first count, in place, as well, and
+ * MPI_Reduce of all counts in place at the last rank and at rank 0: MPICH
+ * 4.0.2's own MPI_Reduce segfaults in place at a root other than 0 for
+ * vectors over about 2.8 KB, and gets the same copy. */
 #include "common.h"
 
 int main(int argc, char **argv) {
@@ -33,6 +36,19 @@ int main(int argc, char **argv) {
             CHECK(0, "reduce_scatter_block element %d: %g", i, v[i]);
             break;
         }
+    v = realloc(v, sizeof(double) * (total + 1));
+    for (int root = t_size - 1; root >= 0; root -= t_size - 1 > 0 ? t_size - 1 : 1) {
+        for (int i = 0; i < total; i++) v[i] = i + t_rank;
+        int rc = t_rank == root ? MPI_Reduce(MPI_IN_PLACE, v, total, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD)
+                                : MPI_Reduce(v, NULL, total, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+        CHECK(rc == MPI_SUCCESS, "reduce at root %d failed", root);
+        for (int i = 0; t_rank == root && i < total; i++)
+            if (v[i] != t_size * (double)i + t_size * (t_size - 1) / 2.0) {
+                CHECK(0, "reduce at root %d element %d: %g", root, i, v[i]);
+                break;
+            }
+        if (root == 0) break;
+    }
     free(v);
     free(counts);
     return finish("in_place_library");
