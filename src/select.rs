@@ -1381,16 +1381,21 @@ mod tests {
         } else {
             &[] // SMPI: neither MPI's rules
         };
-        for &(coll, bytes, p, k, algorithm) in expected {
+        // From 8 KiB, both MPIs (not SMPI's build: its networks are fast).
+        let medium: &[(Collective, usize, usize, usize, Algorithm)] =
+            if cfg!(fastred_mpi = "smpi") { &[] } else { &[(Allreduce, 16 << 10, 6, 3, Hierarchical), (Reduce, 32 << 10, 8, 2, Pipeline), (Reduce, 16 << 10, 8, 4, Hierarchical)] };
+        for &(coll, bytes, p, k, algorithm) in expected.iter().chain(medium) {
             let c = choose(&slow(140, coll, bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("nhalf<1K"), "{}", c.reason);
         }
-        // Unknown or larger n½, 9 processes, one rank per host, beyond 8 KiB,
-        // a non-commutative op: not these rules.
+        // Unknown or larger n½, 9 processes, one rank per host, beyond 32 KiB,
+        // the allreduce of a power of two beyond 8 KiB, a non-commutative op:
+        // not these rules.
         let others = [slow(0, Allreduce, 512, 8, 2), slow(1 << 10, Reduce, 512, 8, 2), slow(30 << 10, Allreduce, 2 << 10, 6, 3),
                       slow(140, Allreduce, 512, 12, 2), Shape { nhalf: 140, ..shape(Allreduce, 512, 8) },
-                      slow(140, Reduce, 16 << 10, 8, 2), Shape { commutative: false, ..slow(140, Reduce, 512, 8, 2) }];
+                      slow(140, Reduce, 64 << 10, 8, 2), slow(140, Allreduce, 16 << 10, 8, 2),
+                      Shape { commutative: false, ..slow(140, Reduce, 512, 8, 2) }];
         not_by_rule(&t, &others, "nhalf<");
         // Before the hosts are known the choice depends on them (and on n½).
         if !cfg!(fastred_mpi = "smpi") {
