@@ -1389,11 +1389,11 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("nhalf<1K"), "{}", c.reason);
         }
-        // Unknown or larger n½, 9 processes, one rank per host, beyond 32 KiB,
+        // Unknown or larger n½, 9 processes, one rank per host on 16 hosts, beyond 32 KiB,
         // the allreduce of a power of two beyond 8 KiB, a non-commutative op:
         // not these rules.
         let others = [slow(0, Allreduce, 512, 8, 2), slow(1 << 10, Reduce, 512, 8, 2), slow(30 << 10, Allreduce, 2 << 10, 6, 3),
-                      slow(140, Allreduce, 512, 12, 2), Shape { nhalf: 140, ..shape(Allreduce, 512, 8) },
+                      slow(140, Allreduce, 512, 12, 2), Shape { nhalf: 140, ..shape(Allreduce, 512, 16) },
                       slow(140, Reduce, 64 << 10, 8, 2), slow(140, Allreduce, 16 << 10, 8, 2),
                       Shape { commutative: false, ..slow(140, Reduce, 512, 8, 2) }];
         not_by_rule(&t, &others, "nhalf<");
@@ -1401,6 +1401,28 @@ mod tests {
         if !cfg!(fastred_mpi = "smpi") {
             assert!(t.depends_on_placement(&shape(Reduce, 512, 8)));
         }
+    }
+
+    #[test]
+    fn one_rank_per_host_on_a_slow_network_at_3_to_8_processes_takes_the_rules_measured_there() {
+        let t = Table::default_table();
+        let slow = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
+        let expected: &[(Collective, usize, usize, Algorithm)] = if cfg!(fastred_mpi = "mpich") {
+            &[(Allreduce, 2 << 10, 5, Native), (Reduce, 16 << 10, 8, Pipeline), (Reduce, 512, 3, Pipeline)]
+        } else if cfg!(fastred_mpi = "openmpi") {
+            &[(Allreduce, 1 << 10, 5, Native), (Allreduce, 512, 6, Native), (Reduce, 1 << 10, 6, Pipeline), (Reduce, 2 << 10, 8, Pipeline)]
+        } else {
+            &[]
+        };
+        for &(coll, bytes, p, algorithm) in expected {
+            let c = choose(&slow(140, coll, bytes, p), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p}: {}", c.reason);
+            assert!(c.reason.to_string().contains("oneperhost") && c.reason.to_string().contains("nhalf<1K"), "{}", c.reason);
+        }
+        // n½ unknown, 9 hosts, a power of two's allreduce, short vectors where
+        // the runs disagreed: not these rules.
+        not_by_rule(&t, &[slow(0, Allreduce, 1 << 10, 5), slow(140, Reduce, 512, 9), slow(140, Allreduce, 1 << 10, 8),
+                          slow(140, Allreduce, 128, 5), slow(140, Reduce, 64, 8), slow(140, Reduce, 64, 5)], "nhalf<");
     }
 
     #[test]
