@@ -1381,10 +1381,9 @@ mod tests {
         } else {
             &[] // SMPI: neither MPI's rules
         };
-        // From 8 KiB, both MPIs (not SMPI's build: its networks are fast).
-        let medium: &[(Collective, usize, usize, usize, Algorithm)] =
-            if cfg!(fastred_mpi = "smpi") { &[] } else { &[(Allreduce, 16 << 10, 6, 3, Hierarchical), (Reduce, 32 << 10, 8, 2, Pipeline), (Reduce, 16 << 10, 8, 4, Hierarchical)] };
-        for &(coll, bytes, p, k, algorithm) in expected.iter().chain(medium) {
+        // From 8 KiB, rules for either MPI.
+        let medium = [(Allreduce, 16 << 10, 6, 3, Hierarchical), (Reduce, 32 << 10, 8, 2, Pipeline), (Reduce, 16 << 10, 8, 4, Hierarchical)];
+        for &(coll, bytes, p, k, algorithm) in expected.iter().chain(&medium) {
             let c = choose(&slow(140, coll, bytes, p, k), None, &t);
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k}: {}", c.reason);
             assert!(c.reason.to_string().contains("nhalf<1K"), "{}", c.reason);

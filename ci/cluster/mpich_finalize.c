@@ -24,8 +24,8 @@
 /* Tell hydra this rank finalised (PMI-1's `cmd=finalize` on the socket the
  * library was given in PMI_FD) and wait for its ack. Without it a rank that
  * exits before its host's others looked, to hydra, like one that died: it
- * killed the rest with SIGKILL and mpirun failed (exit 9 or 255) in about
- * half the 2 x 4 launches, after every result had been written. */
+ * killed the rest with SIGKILL and mpirun failed (exit 9 or 255) in 9 of 10
+ * launches on 2 x 4, after every result had been written. */
 static void pmi_finalize(void)
 {
     const char *fd_text = getenv("PMI_FD");

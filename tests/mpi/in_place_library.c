@@ -37,7 +37,9 @@ int main(int argc, char **argv) {
             break;
         }
     v = realloc(v, sizeof(double) * (total + 1));
-    for (int root = t_size - 1; root >= 0; root -= t_size - 1 > 0 ? t_size - 1 : 1) {
+    int roots[2] = {t_size - 1, 0};
+    for (int r = 0; r < (t_size > 1 ? 2 : 1); r++) {
+        int root = roots[r];
         for (int i = 0; i < total; i++) v[i] = i + t_rank;
         int rc = t_rank == root ? MPI_Reduce(MPI_IN_PLACE, v, total, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD)
                                 : MPI_Reduce(v, NULL, total, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
@@ -47,7 +49,6 @@ int main(int argc, char **argv) {
                 CHECK(0, "reduce at root %d element %d: %g", root, i, v[i]);
                 break;
             }
-        if (root == 0) break;
     }
     free(v);
     free(counts);
