@@ -53,8 +53,12 @@ check() {
     return 1
 }
 
-# shape NS DEV RATE: egress limit on one end of a cable.
-shape() { ip netns exec "$1" tc qdisc replace dev "$2" root tbf rate "$3" burst 16k limit 256k; }
+# shape NS DEV RATE: egress limit on one end of a cable. Its token bucket
+# (FASTRED_CLUSTER_BURST, 16k) lets that many bytes go at line rate after a
+# pause: short-vector comparisons then depend on the traffic timed before
+# them (docs/one-host.md "Short vectors on a slow network"); 3k (two packets)
+# makes them steadier.
+shape() { ip netns exec "$1" tc qdisc replace dev "$2" root tbf rate "$3" burst "${FASTRED_CLUSTER_BURST:-16k}" limit 256k; }
 
 up() {
     local kind=${1:?topology: star N | dual M | tree K M}; shift
