@@ -8,45 +8,20 @@ it is more than 5 % slower, '?' where the old algorithm was not run. Files
 are named MPI-hSHAPE-rRUN.csv (ci/cluster/short_shapes.sh).
 
 usage: bench/default_against.py --reference CSV... -- CSV..."""
-import csv
 import math
-import os
-import re
-import statistics
 import sys
-from collections import defaultdict
 
-from units import size
+from units import shape_runs, size
 
 args = sys.argv[1:]
 if "--reference" not in args or "--" not in args:
     sys.exit(__doc__)
 reference, current = args[args.index("--reference") + 1:args.index("--")], args[args.index("--") + 1:]
 
-
-def key_of(path):
-    m = re.match(r"([a-z]+)-h([0-9]+x[0-9]+)-", os.path.basename(path))
-    if not m:
-        sys.exit(f"{path}: not named MPI-hSHAPE-rRUN.csv")
-    return m.groups()
-
-
-old = {}
-for path in reference:
-    mpi, shape = key_of(path)
-    for r in csv.DictReader(open(path)):
-        if r["variant"] == "default":
-            old[(mpi, shape, r["collective"], int(r["bytes"]))] = r["algorithm"]
-runs, now = defaultdict(list), {}
-for path in current:
-    mpi, shape = key_of(path)
-    rows = list(csv.DictReader(open(path)))
-    native = {(r["collective"], r["bytes"]): float(r["median_s"]) for r in rows if r["variant"] == "native"}
-    for r in rows:
-        runs[(mpi, shape, r["collective"], r["variant"], int(r["bytes"]))].append(float(r["median_s"]) / native[(r["collective"], r["bytes"])])
-        if r["variant"] == "default":
-            now[(mpi, shape, r["collective"], int(r["bytes"]))] = r["algorithm"]
-ratio = {k: statistics.median(v) for k, v in runs.items()}
+_, ran_before = shape_runs(reference)
+old = {(m, s, c, b): a for (m, s, c, v, b), a in ran_before.items() if v == "default"}
+ratio, ran = shape_runs(current)
+now = {(m, s, c, b): a for (m, s, c, v, b), a in ran.items() if v == "default"}
 for mpi in sorted({k[0] for k in now}):
     for coll in sorted({k[2] for k in now if k[0] == mpi}):
         sizes = sorted({k[3] for k in now if k[0] == mpi and k[2] == coll})

@@ -10,14 +10,9 @@ usage: bench/shape_minimax.py CSV... [--groups 2x2,3x2,4x2:2x3:2x4] [--no-native
   --groups   shapes grouped with ',' and groups separated by ':' (default: each
              shape its own group)
   --no-native  leave native out of the candidates (it stays the reference)"""
-import csv
-import os
-import re
-import statistics
 import sys
-from collections import defaultdict
 
-from units import size
+from units import shape_runs, size
 
 args = sys.argv[1:]
 groups = None
@@ -27,18 +22,7 @@ if "--groups" in args:
     i = args.index("--groups")
     groups = [g.split(",") for g in args[i + 1].split(":")]
     del args[i:i + 2]
-runs = defaultdict(list)  # (mpi, shape, coll, variant, bytes) -> [time / native]
-for path in args:
-    m = re.match(r"([a-z]+)-h([0-9]+x[0-9]+)-", os.path.basename(path))
-    if not m:
-        sys.exit(f"{path}: not named MPI-hSHAPE-rRUN.csv")
-    mpi, shape = m.groups()
-    rows = list(csv.DictReader(open(path)))
-    native = {(r["collective"], r["bytes"]): float(r["median_s"]) for r in rows if r["variant"] == "native"}
-    for r in rows:
-        runs[(mpi, shape, r["collective"], r["variant"], int(r["bytes"]))].append(
-            float(r["median_s"]) / native[(r["collective"], r["bytes"])])
-ratio = {k: statistics.median(v) for k, v in runs.items()}
+ratio, _ = shape_runs(args)  # (mpi, shape, coll, variant, bytes) -> median time / native
 shapes = sorted({k[1] for k in ratio})
 groups = groups or [[s] for s in shapes]
 for coll in sorted({k[2] for k in ratio}):
