@@ -16,6 +16,9 @@ Kinds (links full duplex, SPLITDUPLEX; ranks on one host talk through its
 loopback, 50 GB/s and 0.1 us, like shared memory):
   flat        every host on a private 100 Gbit/s (12.5 GB/s), 1 us link, no core limit
   flat10g     the same at 10 Gbit/s (1.25 GB/s), 2 us
+  flat1g      1 Gbit/s Ethernet with TCP: 125 MB/s, 15 us per link (30 us
+              host to host; smpirun.sh adds 2 us of software overhead per
+              message at each end for this kind): n½ about 4 KB
   fattree     2-level fat tree, 16 hosts per leaf switch, full bisection, 100 Gbit/s, 1 us
   fattree2to1 / fattree4to1   the same with 8 / 4 uplinks per leaf (2:1 / 4:1 oversubscribed)
   torus       3D torus of hosts (dimensions near a cube), 100 Gbit/s, 1 us per link
@@ -55,8 +58,10 @@ def cluster(kind, nodes):
     bw, lat = LINK["bw"], LINK["lat"]
     if kind == "flat10g":
         bw, lat = "1.25GBps", "2us"
+    if kind == "flat1g":
+        bw, lat = "125MBps", "15us"
     attrs = {"bw": bw, "lat": lat}
-    if kind in ("flat", "flat10g"):
+    if kind in ("flat", "flat10g", "flat1g"):
         return attrs, nodes
     if kind.startswith("fattree"):
         leaf = 16
@@ -85,7 +90,7 @@ def cluster(kind, nodes):
 def topology(kind, hosts):
     """The fastred topology file's text for a tree-shaped kind, else None."""
     names = [f"node-{h}" for h in range(hosts)]
-    if kind in ("flat", "flat10g"):
+    if kind in ("flat", "flat10g", "flat1g"):
         return "# ci/smpi/platform.py: one switch\nswitch net " + " ".join(names) + "\n"
     if kind.startswith("fattree"):
         leaf = 16

@@ -4,7 +4,7 @@
 #
 # usage: ci/smpi/smpirun.sh [--platform KIND] [--per-node K] [--builtin COLL:NAME]...
 #                           [smpirun/--cfg options] -np N PROGRAM [ARGS]
-#   --platform KIND   flat (default), flat10g, fattree, fattree2to1, fattree4to1,
+#   --platform KIND   flat (default), flat10g, flat1g, fattree, fattree2to1, fattree4to1,
 #                     torus, dragonfly (ci/smpi/platform.py)
 #   --per-node K      K consecutive ranks per host (default 1), with K cores: they
 #                     talk through the host's loopback (50 GB/s), like shared memory
@@ -36,7 +36,8 @@
 # the CPUs nothing, and a root that receives from all p-1 others at once (a
 # flat tree) pays one latency. (Until 2026-11-25 smpi/ois was left at 0: a
 # non-blocking send cost nothing, which made every algorithm built on
-# MPI_Isend, SMPI's and fastred's, 0.5 us per message faster.)
+# MPI_Isend, SMPI's and fastred's, 0.5 us per message faster.) On flat1g
+# (1 Gbit/s Ethernet) the overhead is 2 us, the kernel's TCP path per message.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kind=flat
@@ -65,6 +66,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$np" ] && [ $# -gt 0 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+overhead=0.5e-6
+[ "$kind" = flat1g ] && overhead=2e-6
 work=$(mktemp -d /tmp/fastred-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 nodes=$(( (np + per_node - 1) / per_node ))
@@ -109,7 +112,7 @@ rc=0
 exec 3>&1
 smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
-    --cfg=network/crosstraffic:0 --cfg=smpi/os:0:0.5e-6:0 --cfg=smpi/ois:0:0.5e-6:0 --cfg=smpi/or:0:0.5e-6:0 \
+    --cfg=network/crosstraffic:0 --cfg=smpi/os:0:$overhead:0 --cfg=smpi/ois:0:$overhead:0 --cfg=smpi/or:0:$overhead:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:"$bcast" --cfg=smpi/barrier:mpich \
     --log=root.thr:warning "${args[@]}" "$@" 2>&1 1>&3 3>&- | tee "$work/stderr" >&2 || rc=$?
 if [ $rc -eq 0 ] && grep -q "MPI_Abort was called" "$work/stderr"; then
