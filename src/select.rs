@@ -1353,13 +1353,65 @@ mod tests {
             (Reduce, 8 << 10, 8, 2, Hierarchical),  // 4 hosts
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "nhalf>=8K");
-            // A network just short of the bound: its choices too.
-            not_by_rule(&t, &[at((8 << 10) - 1, coll, bytes, p, k)], "nhalf");
+            // A network just short of the bound: not these rules (1 Gbit/s Ethernet's, or an unknown network's).
+            not_by_rule(&t, &[at((8 << 10) - 1, coll, bytes, p, k)], "nhalf>=8K");
         }
         // From 32 KiB (but the reduce of 64-128 KiB at 8 processes, `reduces_on_small_hosts_on_a_fast_network`)
         // and at 9 processes and more: the rules of any network.
         let beyond = [at(30 << 10, Reduce, 512 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
+    }
+
+    #[test]
+    fn gigabit_ethernet_at_4_to_64_processes_takes_the_rules_simulated_there() {
+        let t = Table::default_table();
+        // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
+        let gbe = |nhalf, coll, bytes, p, k| {
+            let s = if k == 1 { shape(coll, bytes, p) } else { in_blocks(coll, bytes, p, k) };
+            Shape { nhalf, ..s }
+        };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 1 << 10, 6, 1, RecursiveDoubling),
+            (Allreduce, 64 << 10, 48, 1, Circulant),
+            (Reduce, 64, 12, 1, KnomialTree),
+            (Reduce, 8 << 10, 5, 1, BinaryBlocks),
+            (Reduce, 128 << 10, 24, 1, Circulant),
+            (Reduce, 2 << 20, 64, 1, TwoTree),
+            (ReduceScatterBlock, 256 << 10, 16, 1, Circulant),
+            (ReduceScatter, 4 << 10, 12, 1, Circulant),
+            (Allreduce, 1 << 10, 8, 2, RecursiveDoubling),
+            (Allreduce, 4 << 10, 12, 2, Hierarchical),
+            (Allreduce, 512, 32, 8, Hierarchical),
+            (Allreduce, 2 << 10, 16, 4, Hierarchical),
+            (Allreduce, 16 << 10, 8, 2, Rabenseifner),
+            (Allreduce, 32 << 10, 48, 4, Rabenseifner),
+            (Reduce, 2 << 10, 8, 4, KnomialTree),
+            (Reduce, 4 << 10, 4, 2, Tree),
+            (Reduce, 4 << 10, 16, 4, KnomialTree),
+            (Reduce, 4 << 10, 48, 8, Tree),
+            (Reduce, 16 << 10, 12, 4, Tree),
+            (Reduce, 16 << 10, 32, 2, BinaryBlocks),
+            (Reduce, 64 << 10, 8, 2, Hierarchical),
+            (Reduce, 1 << 20, 24, 8, Pipeline),
+        ] {
+            for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
+                let c = choose(&gbe(nhalf, coll, bytes, p, k), None, &t);
+                assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} n½ {nhalf}: {}", c.reason);
+                assert!(c.reason.to_string().contains("nhalf>=2K,nhalf<8K"), "{}", c.reason);
+            }
+            // An unknown n½, the slow networks' (and the 1 KiB the MPI tests set), the fast ones': not these rules.
+            not_by_rule(&t, &[gbe(0, coll, bytes, p, k), gbe(1 << 10, coll, bytes, p, k), gbe((2 << 10) - 1, coll, bytes, p, k), gbe(8 << 10, coll, bytes, p, k)],
+                        "nhalf<8K");
+        }
+        // Beyond 64 processes or 4 MiB, 3 processes, hosts not in blocks (round robin),
+        // a non-commutative op: not these rules.
+        let cyclic = |coll, bytes, p: usize, k: usize| {
+            let hosts: Vec<usize> = (0..p).map(|r| r % (p / k)).collect();
+            Shape { nhalf: 4267, ..placed_shape(coll, bytes, &hosts) }
+        };
+        not_by_rule(&t, &[gbe(4267, Allreduce, 1 << 10, 65, 1), gbe(4267, Allreduce, 8 << 20, 16, 1), gbe(4267, Reduce, 64, 3, 1),
+                          cyclic(Allreduce, 4 << 10, 16, 4), Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2) }],
+                    "nhalf<8K");
     }
 
     #[test]

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""1 Gbit/s Ethernet (SMPI `flat1g`, n½ about 4.3 KB): the default against the
+fastest of fastred's algorithms (docs/smpi.md, "1 Gbit/s Ethernet").
+
+For every point (ranks per host K, processes, collective, bytes) of
+KIND-flat1g-Kpn.csv: the fastest algorithm, the default of the run (KIND
+`before`: the table before the GbE rules; `after`: with them), and what the
+table picks for the fast networks' n½ (30K) and the slow ones' (150 B), each
+as its algorithm's row (`fastred explain --nhalf N` of the MPICH build).
+SMPI's own `native` is left out (the simulation does not charge its
+reductions), and so are `shared_memory` (one host only: elsewhere it runs
+another algorithm's choice) and `reproducible` (FASTRED_REPRODUCIBLE's
+mode): no rule can choose them.
+
+    python3 compare.py            # bands, then the points where before or after is above 1.05
+    python3 compare.py all        # every point
+    python3 compare.py minimax K P0-P1[,P0-P1...] [pow2|nonpow2]
+        per collective and size, over the processes P0-P1 on hosts of K: the
+        algorithm with the lowest worst time over the fastest (the ratio and
+        its geometric mean), and the default's (`after` where run, else
+        `before`)
+"""
+import csv, glob, math, os, re, subprocess, sys
+from collections import defaultdict
+
+here = os.path.dirname(os.path.abspath(__file__))
+cli = os.path.join(here, "..", "..", "..", "..", "target", "mpich", "release", "fastred")
+BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
+
+
+def load():
+    points = defaultdict(lambda: {"algos": {}, "before": None, "after": None})
+    for f in sorted(glob.glob(os.path.join(here, "*-flat1g-*pn.csv"))):
+        m = re.match(r"^(before|after)-flat1g-(\d+)pn\.csv$", os.path.basename(f))
+        if not m:
+            continue
+        for r in csv.DictReader(open(f)):
+            key = (int(m[2]), int(r["procs"]), r["collective"], int(r["bytes"]))
+            v, t = r["variant"], float(r["median_s"])
+            if v == "default":
+                points[key][m[1]] = (t, r["algorithm"])
+            elif v not in ("native", "shared_memory", "reproducible") and not v.startswith("native:"):
+                points[key]["algos"][v] = min(t, points[key]["algos"].get(v, math.inf))
+    return points
+
+
+def table_choice(k, n, coll, nbytes, nhalf):
+    args = [cli, "explain", "--coll", coll, "--procs", str(n), "--bytes", str(nbytes),
+            "--ranks-per-host", str(k), "--nhalf", nhalf]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return re.search(r"decision: (\S+)", out)[1]
+
+
+def minimax(points, k, ranges, which):
+    pow2 = lambda n: n & (n - 1) == 0
+    keep = lambda n: any(lo <= n <= hi for lo, hi in ranges) and (which is None or pow2(n) == (which == "pow2"))
+    gm = lambda r: math.exp(sum(map(math.log, r)) / len(r))
+    for coll in sorted({key[2] for key in points}):
+        for nbytes in sorted({key[3] for key in points if key[2] == coll}):
+            group = [p for key, p in points.items() if key[0] == k and key[2] == coll and key[3] == nbytes and keep(key[1])]
+            if not group:
+                continue
+            best = [min(min(p["algos"].values()), *(p[c][0] for c in ("before", "after") if p[c])) for p in group]
+            algos = set.intersection(*(set(p["algos"]) for p in group))
+            scores = {a: [p["algos"][a] / b for p, b in zip(group, best)] for a in algos}
+            a, r = min(scores.items(), key=lambda kv: (max(kv[1]), gm(kv[1])))
+            d = [(p["after"] or p["before"])[0] / b for p, b in zip(group, best)]
+            ds = sorted({(p["after"] or p["before"])[1] for p in group})
+            second = sorted(scores.items(), key=lambda kv: (max(kv[1]), gm(kv[1])))[1:3]
+            print(f"{coll:21} {nbytes:>8}  {a:20} {max(r):5.2f} / {gm(r):.2f}   default {max(d):5.2f} / {gm(d):.2f} ({','.join(ds)})"
+                  f"   next: " + ", ".join(f"{x} {max(v):.2f}" for x, v in second))
+
+
+def main():
+    if "minimax" in sys.argv:
+        i = sys.argv.index("minimax")
+        ranges = [tuple(map(int, r.split("-"))) for r in sys.argv[i + 2].split(",")]
+        which = sys.argv[i + 3] if len(sys.argv) > i + 3 else None
+        return minimax({k: p for k, p in load().items() if p["algos"]}, int(sys.argv[i + 1]), ranges, which)
+    if not os.path.exists(cli):
+        sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
+    points = {k: p for k, p in load().items() if p["algos"]}
+    columns = ["before", "after", "fast (n½ 30K)", "slow (n½ 150)"]
+    ratio = defaultdict(list)  # (coll, band, column) -> ratios
+    rows, totals = [], defaultdict(int)
+    for key in sorted(points):
+        k, n, coll, nbytes = key
+        p = points[key]
+        best_algo, best = min(p["algos"].items(), key=lambda kv: kv[1])
+        cells = {}
+        for col in ("before", "after"):
+            if p[col]:
+                best = min(best, p[col][0])
+        for col in ("before", "after"):
+            if p[col]:
+                cells[col] = (p[col][0] / best, p[col][1])
+        for col, nh in (("fast (n½ 30K)", "30K"), ("slow (n½ 150)", "150")):
+            algo = table_choice(k, n, coll, nbytes, nh)
+            if algo in p["algos"]:
+                cells[col] = (p["algos"][algo] / best, algo)
+        if "before" in cells and "after" in cells:
+            change = p["after"][0] / p["before"][0]
+            totals["points"] += 1
+            totals["above before"] += cells["before"][0] > 1.05
+            totals["above after"] += cells["after"][0] > 1.05
+            totals["slower"] += change > 1.05
+            totals["faster"] += change < 1 / 1.05
+            totals["log"] += math.log(change)
+        band = next(b for b in BANDS if b[0] <= nbytes <= b[1])
+        for col, (r, _) in cells.items():
+            ratio[(coll, band, col)].append(r)
+        if "all" in sys.argv or any(cells[c][0] > 1.05 for c in ("before", "after") if c in cells):
+            rows.append(f"{n // k:>3} x {k:<2} {coll:21} {nbytes:>8}  " +
+                        "  ".join(f"{c.split()[0]} {cells[c][0]:5.2f} ({cells[c][1]})" for c in columns if c in cells) +
+                        f"  fastest {best_algo}")
+    gm = lambda r: math.exp(sum(map(math.log, r)) / len(r))
+    print(f"{'':21} {'bytes':>17}  " + "".join(f"{c:>22}" for c in columns))
+    for coll in sorted({key[2] for key in points}):
+        for band in BANDS:
+            cells = [ratio.get((coll, band, c)) for c in columns]
+            if not any(cells):
+                continue
+            print(f"{coll:21} {band[0]:>8}-{band[1]:<8} " +
+                  "".join(f"{max(r):>12.2f} / {gm(r):.2f}  " if r else f"{'-':>22}" for r in cells) +
+                  f"({len(cells[0] or cells[1])} points)")
+    print("\nworst / geometric mean of the time over the fastest fastred algorithm's")
+    if totals["points"]:
+        print(f"{totals['points']} points with both: above 1.05 {totals['above before']} -> {totals['above after']}; "
+              f"after over before: geometric mean {math.exp(totals['log'] / totals['points']):.3f}, "
+              f"{totals['faster']} faster and {totals['slower']} slower by more than 5%\n")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
