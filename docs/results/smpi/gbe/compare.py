@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""1 Gbit/s Ethernet (SMPI `flat1g`, n½ about 4.3 KB): the default against the
-fastest of fastred's algorithms (docs/smpi.md, "1 Gbit/s Ethernet").
+"""The `nhalf>=2K,nhalf<8K` rules on SMPI's `flat1g` (1 Gbit/s Ethernet, n½
+measured 4.3 KB) and `flat10g` (10 Gbit/s, 2 µs per link, n½ 6.3 KB): the
+default against the fastest of fastred's algorithms (docs/smpi.md, "1 Gbit/s
+Ethernet").
 
-For every point (ranks per host K, processes, collective, bytes) of
-KIND-flat1g-Kpn.csv: the fastest algorithm, the default of the run (KIND
-`before`: the table before the GbE rules; `after`: with them), and what the
+For every point (platform, ranks per host K, processes, collective, bytes) of
+KIND-PLATFORM-Kpn.csv: the fastest algorithm, the default of the run (KIND
+`before`: the table before the rules; `after`: with them), and what the
 table picks for the fast networks' n½ (30K) and the slow ones' (150 B), each
 as its algorithm's row (`fastred explain --nhalf N` of the MPICH build).
 SMPI's own `native` is left out (the simulation does not charge its
@@ -12,9 +14,9 @@ reductions), and so are `shared_memory` (one host only: elsewhere it runs
 another algorithm's choice) and `reproducible` (FASTRED_REPRODUCIBLE's
 mode): no rule can choose them.
 
-    python3 compare.py            # bands, then the points where before or after is above 1.05
-    python3 compare.py all        # every point
-    python3 compare.py minimax K P0-P1[,P0-P1...] [pow2|nonpow2]
+    python3 compare.py [PLATFORM]        # bands, then the points where before or after is above 1.05
+    python3 compare.py [PLATFORM] all    # every point
+    python3 compare.py minimax PLATFORM K P0-P1[,P0-P1...] [pow2|nonpow2]
         per collective and size, over the processes P0-P1 on hosts of K: the
         algorithm with the lowest worst time over the fastest (the ratio and
         its geometric mean), and the default's (`after` where run, else
@@ -30,12 +32,12 @@ BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 
 
 def load():
     points = defaultdict(lambda: {"algos": {}, "before": None, "after": None})
-    for f in sorted(glob.glob(os.path.join(here, "*-flat1g-*pn.csv"))):
-        m = re.match(r"^(before|after)-flat1g-(\d+)pn\.csv$", os.path.basename(f))
+    for f in sorted(glob.glob(os.path.join(here, "*-flat1*g-*pn.csv"))):
+        m = re.match(r"^(before|after)-(flat1g|flat10g)-(\d+)pn\.csv$", os.path.basename(f))
         if not m:
             continue
         for r in csv.DictReader(open(f)):
-            key = (int(m[2]), int(r["procs"]), r["collective"], int(r["bytes"]))
+            key = (m[2], int(m[3]), int(r["procs"]), r["collective"], int(r["bytes"]))
             v, t = r["variant"], float(r["median_s"])
             if v == "default":
                 points[key][m[1]] = (t, r["algorithm"])
@@ -51,13 +53,14 @@ def table_choice(k, n, coll, nbytes, nhalf):
     return re.search(r"decision: (\S+)", out)[1]
 
 
-def minimax(points, k, ranges, which):
+def minimax(points, platform, k, ranges, which):
     pow2 = lambda n: n & (n - 1) == 0
     keep = lambda n: any(lo <= n <= hi for lo, hi in ranges) and (which is None or pow2(n) == (which == "pow2"))
     gm = lambda r: math.exp(sum(map(math.log, r)) / len(r))
-    for coll in sorted({key[2] for key in points}):
-        for nbytes in sorted({key[3] for key in points if key[2] == coll}):
-            group = [p for key, p in points.items() if key[0] == k and key[2] == coll and key[3] == nbytes and keep(key[1])]
+    for coll in sorted({key[3] for key in points}):
+        for nbytes in sorted({key[4] for key in points if key[3] == coll}):
+            group = [p for key, p in points.items()
+                     if key[:2] == (platform, k) and key[3] == coll and key[4] == nbytes and keep(key[2])]
             if not group:
                 continue
             best = [min(min(p["algos"].values()), *(p[c][0] for c in ("before", "after") if p[c])) for p in group]
@@ -74,17 +77,18 @@ def minimax(points, k, ranges, which):
 def main():
     if "minimax" in sys.argv:
         i = sys.argv.index("minimax")
-        ranges = [tuple(map(int, r.split("-"))) for r in sys.argv[i + 2].split(",")]
-        which = sys.argv[i + 3] if len(sys.argv) > i + 3 else None
-        return minimax({k: p for k, p in load().items() if p["algos"]}, int(sys.argv[i + 1]), ranges, which)
+        ranges = [tuple(map(int, r.split("-"))) for r in sys.argv[i + 3].split(",")]
+        which = sys.argv[i + 4] if len(sys.argv) > i + 4 else None
+        return minimax({k: p for k, p in load().items() if p["algos"]}, sys.argv[i + 1], int(sys.argv[i + 2]), ranges, which)
     if not os.path.exists(cli):
         sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
-    points = {k: p for k, p in load().items() if p["algos"]}
+    platforms = [a for a in sys.argv[1:] if a.startswith("flat")]
+    points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)}
     columns = ["before", "after", "fast (n½ 30K)", "slow (n½ 150)"]
     ratio = defaultdict(list)  # (coll, band, column) -> ratios
     rows, totals = [], defaultdict(int)
     for key in sorted(points):
-        k, n, coll, nbytes = key
+        platform, k, n, coll, nbytes = key
         p = points[key]
         best_algo, best = min(p["algos"].items(), key=lambda kv: kv[1])
         cells = {}
@@ -110,12 +114,12 @@ def main():
         for col, (r, _) in cells.items():
             ratio[(coll, band, col)].append(r)
         if "all" in sys.argv or any(cells[c][0] > 1.05 for c in ("before", "after") if c in cells):
-            rows.append(f"{n // k:>3} x {k:<2} {coll:21} {nbytes:>8}  " +
+            rows.append(f"{platform:7} {n // k:>3} x {k:<2} {coll:21} {nbytes:>8}  " +
                         "  ".join(f"{c.split()[0]} {cells[c][0]:5.2f} ({cells[c][1]})" for c in columns if c in cells) +
                         f"  fastest {best_algo}")
     gm = lambda r: math.exp(sum(map(math.log, r)) / len(r))
     print(f"{'':21} {'bytes':>17}  " + "".join(f"{c:>22}" for c in columns))
-    for coll in sorted({key[2] for key in points}):
+    for coll in sorted({key[3] for key in points}):
         for band in BANDS:
             cells = [ratio.get((coll, band, c)) for c in columns]
             if not any(cells):
