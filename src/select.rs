@@ -1403,14 +1403,29 @@ mod tests {
             not_by_rule(&t, &[gbe(0, coll, bytes, p, k), gbe(1 << 10, coll, bytes, p, k), gbe((2 << 10) - 1, coll, bytes, p, k), gbe(8 << 10, coll, bytes, p, k)],
                         "nhalf<8K");
         }
-        // Beyond 64 processes or 4 MiB, 3 processes, hosts not in blocks (round robin),
-        // a non-commutative op: not these rules.
+        // Ranks dealt round robin over hosts of 2 and 4 at 8-64 processes.
         let cyclic = |coll, bytes, p: usize, k: usize| {
             let hosts: Vec<usize> = (0..p).map(|r| r % (p / k)).collect();
             Shape { nhalf: 4267, ..placed_shape(coll, bytes, &hosts) }
         };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 4 << 10, 16, 4, Hierarchical),
+            (Allreduce, 64 << 10, 24, 2, Circulant),
+            (Reduce, 256, 48, 4, KnomialTree),
+            (Reduce, 2 << 10, 8, 2, Hierarchical),
+            (Reduce, 16 << 10, 12, 2, Circulant),
+            (Reduce, 128 << 10, 32, 4, Hierarchical),
+            (Reduce, 1 << 20, 64, 2, Circulant),
+            (ReduceScatterBlock, 32 << 10, 16, 4, Circulant),
+        ] {
+            let c = choose(&cyclic(coll, bytes, p, k), None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} round robin: {}", c.reason);
+            assert!(c.reason.to_string().contains("scattered,nhalf>=2K,nhalf<8K"), "{}", c.reason);
+        }
+        // Beyond 64 processes or 4 MiB, 3 processes, round robin on 2 hosts,
+        // a non-commutative op: not these rules.
         not_by_rule(&t, &[gbe(4267, Allreduce, 1 << 10, 65, 1), gbe(4267, Allreduce, 8 << 20, 16, 1), gbe(4267, Reduce, 64, 3, 1),
-                          cyclic(Allreduce, 4 << 10, 16, 4), Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2) }],
+                          cyclic(Allreduce, 4 << 10, 4, 2), Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2) }],
                     "nhalf<8K");
     }
 

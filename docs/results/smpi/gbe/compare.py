@@ -14,8 +14,9 @@ reductions), and so are `shared_memory` (one host only: elsewhere it runs
 another algorithm's choice) and `reproducible` (FASTRED_REPRODUCIBLE's
 mode): no rule can choose them.
 
-    python3 compare.py [PLATFORM]        # bands, then the points where before or after is above 1.05
-    python3 compare.py [PLATFORM] all    # every point
+    python3 compare.py [PLATFORM] [P0-P1]       # bands, then the points where before or after is above 1.05
+    python3 compare.py [PLATFORM] [P0-P1] all   # every point
+    (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin; P0-P1: processes)
     python3 compare.py minimax PLATFORM K P0-P1[,P0-P1...] [pow2|nonpow2]
         per collective and size, over the processes P0-P1 on hosts of K: the
         algorithm with the lowest worst time over the fastest (the ratio and
@@ -32,12 +33,13 @@ BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 
 
 def load():
     points = defaultdict(lambda: {"algos": {}, "before": None, "after": None})
-    for f in sorted(glob.glob(os.path.join(here, "*-flat1*g-*pn.csv"))):
-        m = re.match(r"^(before|after)-(flat1g|flat10g)-(\d+)pn\.csv$", os.path.basename(f))
+    for f in sorted(glob.glob(os.path.join(here, "*-flat1*g-*pn*.csv"))):
+        m = re.match(r"^(before|after)-(flat1g|flat10g)-(\d+)pn(-large|-cyclic)?\.csv$", os.path.basename(f))
         if not m:
             continue
+        platform = m[2] + ("-cyclic" if m[4] == "-cyclic" else "")
         for r in csv.DictReader(open(f)):
-            key = (m[2], int(m[3]), int(r["procs"]), r["collective"], int(r["bytes"]))
+            key = (platform, int(m[3]), int(r["procs"]), r["collective"], int(r["bytes"]))
             v, t = r["variant"], float(r["median_s"])
             if v == "default":
                 points[key][m[1]] = (t, r["algorithm"])
@@ -46,9 +48,9 @@ def load():
     return points
 
 
-def table_choice(k, n, coll, nbytes, nhalf):
+def table_choice(platform, k, n, coll, nbytes, nhalf):
     args = [cli, "explain", "--coll", coll, "--procs", str(n), "--bytes", str(nbytes),
-            "--ranks-per-host", str(k), "--nhalf", nhalf]
+            "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if platform.endswith("-cyclic") else [])
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     return re.search(r"decision: (\S+)", out)[1]
 
@@ -83,7 +85,9 @@ def main():
     if not os.path.exists(cli):
         sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
     platforms = [a for a in sys.argv[1:] if a.startswith("flat")]
-    points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)}
+    procs = [tuple(map(int, a.split("-"))) for a in sys.argv[1:] if re.fullmatch(r"\d+-\d+", a)]
+    points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)
+              and (not procs or any(lo <= k[2] <= hi for lo, hi in procs))}
     columns = ["before", "after", "fast (n½ 30K)", "slow (n½ 150)"]
     ratio = defaultdict(list)  # (coll, band, column) -> ratios
     rows, totals = [], defaultdict(int)
@@ -99,7 +103,7 @@ def main():
             if p[col]:
                 cells[col] = (p[col][0] / best, p[col][1])
         for col, nh in (("fast (n½ 30K)", "30K"), ("slow (n½ 150)", "150")):
-            algo = table_choice(k, n, coll, nbytes, nh)
+            algo = table_choice(platform, k, n, coll, nbytes, nh)
             if algo in p["algos"]:
                 cells[col] = (p["algos"][algo] / best, algo)
         if "before" in cells and "after" in cells:
