@@ -1363,7 +1363,7 @@ mod tests {
     }
 
     #[test]
-    fn gigabit_ethernet_at_4_to_64_processes_takes_the_rules_simulated_there() {
+    fn gigabit_ethernet_takes_the_rules_simulated_there() {
         let t = Table::default_table();
         // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
         let gbe = |nhalf, coll, bytes, p, k| {
@@ -1377,6 +1377,8 @@ mod tests {
             (Reduce, 8 << 10, 5, 1, BinaryBlocks),
             (Reduce, 128 << 10, 24, 1, Circulant),
             (Reduce, 2 << 20, 64, 1, TwoTree),
+            (Allreduce, 8 << 10, 200, 1, Circulant),
+            (Reduce, 32 << 10, 256, 1, Circulant),
             (ReduceScatterBlock, 256 << 10, 16, 1, Circulant),
             (ReduceScatter, 4 << 10, 12, 1, Circulant),
             (Allreduce, 1 << 10, 8, 2, RecursiveDoubling),
@@ -1393,6 +1395,10 @@ mod tests {
             (Reduce, 16 << 10, 32, 2, BinaryBlocks),
             (Reduce, 64 << 10, 8, 2, Hierarchical),
             (Reduce, 1 << 20, 24, 8, Pipeline),
+            (Allreduce, 512, 128, 4, Hierarchical),
+            (Allreduce, 1 << 20, 200, 4, Rabenseifner),
+            (Reduce, 8 << 10, 96, 4, BinaryBlocks),
+            (Reduce, 2 << 20, 256, 4, Rabenseifner),
         ] {
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
                 let c = choose(&gbe(nhalf, coll, bytes, p, k), None, &t);
@@ -1422,9 +1428,10 @@ mod tests {
             assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} round robin: {}", c.reason);
             assert!(c.reason.to_string().contains("scattered,nhalf>=2K,nhalf<8K"), "{}", c.reason);
         }
-        // Beyond 64 processes or 4 MiB, 3 processes, round robin on 2 hosts,
+        // Beyond 256 processes (one rank per host) or 64 (in blocks; but hosts of 4 to 256), beyond 4 MiB, 3 processes, round robin on 2 hosts,
         // a non-commutative op: not these rules.
-        not_by_rule(&t, &[gbe(4267, Allreduce, 1 << 10, 65, 1), gbe(4267, Allreduce, 8 << 20, 16, 1), gbe(4267, Reduce, 64, 3, 1),
+        not_by_rule(&t, &[gbe(4267, Allreduce, 1 << 10, 257, 1), gbe(4267, Allreduce, 1 << 10, 66, 2), gbe(4267, Allreduce, 64 << 10, 96, 8), gbe(4267, Allreduce, 8 << 20, 16, 1),
+                          gbe(4267, Reduce, 64, 3, 1),
                           cyclic(Allreduce, 4 << 10, 4, 2), Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2) }],
                     "nhalf<8K");
     }
