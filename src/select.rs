@@ -1365,75 +1365,76 @@ mod tests {
     #[test]
     fn gigabit_ethernet_takes_the_rules_simulated_there() {
         let t = Table::default_table();
-        // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
-        let gbe = |nhalf, coll, bytes, p, k| {
-            let s = if k == 1 { shape(coll, bytes, p) } else { in_blocks(coll, bytes, p, k) };
+        // K ranks per host: in blocks (BLOCKS; one rank per host for K = 1),
+        // or dealt round robin (DEALT), at n½ `nhalf`.
+        const BLOCKS: bool = false;
+        const DEALT: bool = true;
+        let gbe = |nhalf, coll, bytes, p: usize, k: usize, dealt: bool| {
+            let s = if dealt {
+                placed_shape(coll, bytes, &(0..p).map(|r| r % (p / k)).collect::<Vec<_>>())
+            } else if k == 1 {
+                shape(coll, bytes, p)
+            } else {
+                in_blocks(coll, bytes, p, k)
+            };
             Shape { nhalf, ..s }
         };
-        for (coll, bytes, p, k, algorithm) in [
-            (Allreduce, 1 << 10, 6, 1, RecursiveDoubling),
-            (Allreduce, 64 << 10, 48, 1, Circulant),
-            (Reduce, 64, 12, 1, KnomialTree),
-            (Reduce, 8 << 10, 5, 1, BinaryBlocks),
-            (Reduce, 128 << 10, 24, 1, Circulant),
-            (Reduce, 2 << 20, 64, 1, TwoTree),
-            (Allreduce, 8 << 10, 200, 1, Circulant),
-            (Reduce, 32 << 10, 256, 1, Circulant),
-            (ReduceScatterBlock, 256 << 10, 16, 1, Circulant),
-            (ReduceScatter, 4 << 10, 12, 1, Circulant),
-            (Allreduce, 1 << 10, 8, 2, RecursiveDoubling),
-            (Allreduce, 4 << 10, 12, 2, Hierarchical),
-            (Allreduce, 512, 32, 8, Hierarchical),
-            (Allreduce, 2 << 10, 16, 4, Hierarchical),
-            (Allreduce, 16 << 10, 8, 2, Rabenseifner),
-            (Allreduce, 32 << 10, 48, 4, Rabenseifner),
-            (Reduce, 2 << 10, 8, 4, KnomialTree),
-            (Reduce, 4 << 10, 4, 2, Tree),
-            (Reduce, 4 << 10, 16, 4, KnomialTree),
-            (Reduce, 4 << 10, 48, 8, Tree),
-            (Reduce, 16 << 10, 12, 4, Tree),
-            (Reduce, 16 << 10, 32, 2, BinaryBlocks),
-            (Reduce, 64 << 10, 8, 2, Hierarchical),
-            (Reduce, 1 << 20, 24, 8, Pipeline),
-            (Allreduce, 512, 128, 4, Hierarchical),
-            (Allreduce, 1 << 20, 200, 4, Rabenseifner),
-            (Reduce, 8 << 10, 96, 4, BinaryBlocks),
-            (Reduce, 2 << 20, 256, 4, Rabenseifner),
+        for (coll, bytes, p, k, dealt, algorithm) in [
+            (Allreduce, 1 << 10, 6, 1, BLOCKS, RecursiveDoubling),
+            (Allreduce, 64 << 10, 48, 1, BLOCKS, Circulant),
+            (Reduce, 64, 12, 1, BLOCKS, KnomialTree),
+            (Reduce, 8 << 10, 5, 1, BLOCKS, BinaryBlocks),
+            (Reduce, 128 << 10, 24, 1, BLOCKS, Circulant),
+            (Reduce, 2 << 20, 64, 1, BLOCKS, TwoTree),
+            (Allreduce, 8 << 10, 200, 1, BLOCKS, Circulant),
+            (Reduce, 32 << 10, 256, 1, BLOCKS, Circulant),
+            (ReduceScatterBlock, 256 << 10, 16, 1, BLOCKS, Circulant),
+            (ReduceScatter, 4 << 10, 12, 1, BLOCKS, Circulant),
+            (Allreduce, 1 << 10, 8, 2, BLOCKS, RecursiveDoubling),
+            (Allreduce, 4 << 10, 12, 2, BLOCKS, Hierarchical),
+            (Allreduce, 512, 32, 8, BLOCKS, Hierarchical),
+            (Allreduce, 2 << 10, 16, 4, BLOCKS, Hierarchical),
+            (Allreduce, 16 << 10, 8, 2, BLOCKS, Rabenseifner),
+            (Allreduce, 32 << 10, 48, 4, BLOCKS, Rabenseifner),
+            (Reduce, 2 << 10, 8, 4, BLOCKS, KnomialTree),
+            (Reduce, 4 << 10, 4, 2, BLOCKS, Tree),
+            (Reduce, 4 << 10, 16, 4, BLOCKS, KnomialTree),
+            (Reduce, 4 << 10, 48, 8, BLOCKS, Tree),
+            (Reduce, 16 << 10, 12, 4, BLOCKS, Tree),
+            (Reduce, 16 << 10, 32, 2, BLOCKS, BinaryBlocks),
+            (Reduce, 64 << 10, 8, 2, BLOCKS, Hierarchical),
+            (Reduce, 1 << 20, 24, 8, BLOCKS, Pipeline),
+            (Allreduce, 512, 128, 4, BLOCKS, Hierarchical),
+            (Allreduce, 1 << 20, 200, 4, BLOCKS, Rabenseifner),
+            (Reduce, 8 << 10, 96, 4, BLOCKS, BinaryBlocks),
+            (Reduce, 2 << 20, 256, 4, BLOCKS, Rabenseifner),
+            (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
+            (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
+            (Reduce, 256, 48, 4, DEALT, KnomialTree),
+            (Reduce, 2 << 10, 8, 2, DEALT, Hierarchical),
+            (Reduce, 16 << 10, 12, 2, DEALT, Circulant),
+            (Reduce, 128 << 10, 32, 4, DEALT, Hierarchical),
+            (Reduce, 1 << 20, 64, 2, DEALT, Circulant),
+            (ReduceScatterBlock, 32 << 10, 16, 4, DEALT, Circulant),
         ] {
+            // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
-                let c = choose(&gbe(nhalf, coll, bytes, p, k), None, &t);
-                assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} n½ {nhalf}: {}", c.reason);
+                let c = choose(&gbe(nhalf, coll, bytes, p, k, dealt), None, &t);
+                assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} dealt {dealt} n½ {nhalf}: {}", c.reason);
                 assert!(c.reason.to_string().contains("nhalf>=2K,nhalf<8K"), "{}", c.reason);
+                assert_eq!(c.reason.to_string().contains("scattered"), dealt, "{}", c.reason);
             }
             // An unknown n½, the slow networks' (and the 1 KiB the MPI tests set), the fast ones': not these rules.
-            not_by_rule(&t, &[gbe(0, coll, bytes, p, k), gbe(1 << 10, coll, bytes, p, k), gbe((2 << 10) - 1, coll, bytes, p, k), gbe(8 << 10, coll, bytes, p, k)],
-                        "nhalf<8K");
-        }
-        // Ranks dealt round robin over hosts of 2 and 4 at 8-64 processes.
-        let cyclic = |coll, bytes, p: usize, k: usize| {
-            let hosts: Vec<usize> = (0..p).map(|r| r % (p / k)).collect();
-            Shape { nhalf: 4267, ..placed_shape(coll, bytes, &hosts) }
-        };
-        for (coll, bytes, p, k, algorithm) in [
-            (Allreduce, 4 << 10, 16, 4, Hierarchical),
-            (Allreduce, 64 << 10, 24, 2, Circulant),
-            (Reduce, 256, 48, 4, KnomialTree),
-            (Reduce, 2 << 10, 8, 2, Hierarchical),
-            (Reduce, 16 << 10, 12, 2, Circulant),
-            (Reduce, 128 << 10, 32, 4, Hierarchical),
-            (Reduce, 1 << 20, 64, 2, Circulant),
-            (ReduceScatterBlock, 32 << 10, 16, 4, Circulant),
-        ] {
-            let c = choose(&cyclic(coll, bytes, p, k), None, &t);
-            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} round robin: {}", c.reason);
-            assert!(c.reason.to_string().contains("scattered,nhalf>=2K,nhalf<8K"), "{}", c.reason);
+            let others = [0, 1 << 10, (2 << 10) - 1, 8 << 10].map(|nhalf| gbe(nhalf, coll, bytes, p, k, dealt));
+            not_by_rule(&t, &others, "nhalf<8K");
         }
         // Beyond 256 processes (one rank per host) or 64 (in blocks; but hosts of 4 to 256), beyond 4 MiB, 3 processes, round robin on 2 hosts,
         // a non-commutative op: not these rules.
-        not_by_rule(&t, &[gbe(4267, Allreduce, 1 << 10, 257, 1), gbe(4267, Allreduce, 1 << 10, 66, 2), gbe(4267, Allreduce, 64 << 10, 96, 8), gbe(4267, Allreduce, 8 << 20, 16, 1),
-                          gbe(4267, Reduce, 64, 3, 1),
-                          cyclic(Allreduce, 4 << 10, 4, 2), Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2) }],
-                    "nhalf<8K");
+        let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 66, 2, BLOCKS),
+                      gbe(4267, Allreduce, 64 << 10, 96, 8, BLOCKS), gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS),
+                      gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),
+                      Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2, BLOCKS) }];
+        not_by_rule(&t, &beyond, "nhalf<8K");
     }
 
     #[test]
