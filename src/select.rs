@@ -610,7 +610,8 @@ impl Table {
             }
         }
         let placement_decides = candidates.iter().any(|r| r.reads_placement);
-        placement_changes(s, |placed| candidates.iter().copied().find(|r| r.applies(placed)), placement_decides)
+        let nhalves = nhalf_trials(candidates.iter().copied());
+        placement_changes(s, |placed| candidates.iter().copied().find(|r| r.applies(placed)), placement_decides, &nhalves)
     }
 
     /// The rules that can apply to `coll`, in table order.
@@ -624,11 +625,28 @@ impl Table {
     }
 }
 
-/// Whether the rule `lookup` finds for `s` changes with where its ranks are,
-/// or is a `model` rule (whose costs depend on it, [`estimate_placed`], and
-/// which may choose the two-level algorithm); placements are tried only with
-/// `try_placements`.
-fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>, try_placements: bool) -> bool {
+/// The values of n½ that tell `rules`' n½ conditions apart: unknown (0),
+/// and each bound and the value just below it (a band `nhalf>=2K,nhalf<8K`
+/// holds at 2K and 8K - 1 only).
+fn nhalf_trials<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<usize> {
+    let mut trials = vec![0];
+    for r in rules {
+        for c in &r.conditions {
+            if let Condition::NhalfFrom(n) | Condition::NhalfBelow(n) = *c {
+                trials.extend([n.saturating_sub(1), n]);
+            }
+        }
+    }
+    trials.sort_unstable();
+    trials.dedup();
+    trials
+}
+
+/// Whether the rule `lookup` finds for `s` changes with where its ranks are
+/// (tried at each n½ of `nhalves`), or is a `model` rule (whose costs depend
+/// on it, [`estimate_placed`], and which may choose the two-level
+/// algorithm); placements are tried only with `try_placements`.
+fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>, try_placements: bool, nhalves: &[usize]) -> bool {
     let rule = |topology, hosts, layout, nhalf| lookup(&Shape { topology, hosts, layout, nhalf, ..*s });
     let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
     let first = one_per_host.map(|r| r.line);
@@ -640,7 +658,7 @@ fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>,
     let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
     let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
     let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
-    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| [0, 1, usize::MAX].iter().any(|&n| differs(t, h, l, n)))))
+    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| nhalves.iter().any(|&n| differs(t, h, l, n)))))
 }
 
 impl Rule {
@@ -1408,6 +1426,10 @@ mod tests {
             (Allreduce, 1 << 20, 200, 4, BLOCKS, Rabenseifner),
             (Reduce, 8 << 10, 96, 4, BLOCKS, BinaryBlocks),
             (Reduce, 2 << 20, 256, 4, BLOCKS, Rabenseifner),
+            (Allreduce, 1 << 20, 128, 8, BLOCKS, Hierarchical),
+            (Allreduce, 16 << 10, 200, 2, BLOCKS, Rabenseifner),
+            (Reduce, 512, 96, 2, BLOCKS, Hierarchical),
+            (Reduce, 1 << 20, 256, 8, BLOCKS, Pipeline),
             (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
             (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
             (Reduce, 256, 48, 4, DEALT, KnomialTree),
@@ -1428,13 +1450,19 @@ mod tests {
             let others = [0, 1 << 10, (2 << 10) - 1, 8 << 10].map(|nhalf| gbe(nhalf, coll, bytes, p, k, dealt));
             not_by_rule(&t, &others, "nhalf<8K");
         }
-        // Beyond 256 processes (one rank per host) or 64 (in blocks; but hosts of 4 to 256), beyond 4 MiB, 3 processes, round robin on 2 hosts,
+        // Beyond 256 processes, 64 on hosts of more than 8, 2 MiB at 65-256 in blocks, 4 MiB, 3 processes, round robin on 2 hosts,
         // a non-commutative op: not these rules.
-        let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 66, 2, BLOCKS),
-                      gbe(4267, Allreduce, 64 << 10, 96, 8, BLOCKS), gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS),
+        let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 258, 2, BLOCKS),
+                      gbe(4267, Allreduce, 64 << 10, 96, 16, BLOCKS), gbe(4267, Reduce, 4 << 20, 128, 4, BLOCKS),
+                      gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS),
                       gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),
                       Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2, BLOCKS) }];
         not_by_rule(&t, &beyond, "nhalf<8K");
+        // Before the placement and n½ are known, a call that only these rules
+        // tell apart (64 doubles on 200 processes: the `few` rule otherwise;
+        // no shared memory, whose one-host rules would ask anyway) asks for
+        // them: the check tries an n½ inside the band.
+        assert!(t.depends_on_placement(&Shape { shared_memory: false, ..shape(Allreduce, 512, 200) }));
     }
 
     #[test]
@@ -2402,7 +2430,7 @@ mod tests {
     /// [`Table::depends_on_placement`] by trying every placement against
     /// the whole table, without setting any rule aside.
     fn depends_on_placement_by_every_rule(t: &Table, s: &Shape) -> bool {
-        placement_changes(s, |placed| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(placed)), true)
+        placement_changes(s, |placed| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(placed)), true, &nhalf_trials(t.rules.iter()))
     }
 
     #[test]
