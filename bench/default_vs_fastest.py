@@ -117,23 +117,30 @@ def main(points, edges, argv, native=True):
         report(points, "all" in argv)
 
 
-def after_from_table(points, cyclic, nhalf="30K"):
-    """Points without an `after` default row take the row of the algorithm the
-    repository's table now picks there (`fastred explain` of the MPICH build,
-    target/mpich/release/fastred, hosts of K in blocks or dealt round robin,
-    n½ `nhalf`), labelled "ALGORITHM (its row)". Simulated runs are
-    deterministic: where both were run, a default row and its algorithm's row
-    agree within 0.2%. Points whose algorithm has no row stay without."""
+def explain_choice(coll, procs, nbytes, k, nhalf, cyclic=False):
+    """The algorithm the repository's table picks for a call (`fastred
+    explain` of the MPICH build, target/mpich/release/fastred): `procs`
+    processes on hosts of `k` in blocks or dealt round robin (`cyclic`), n½
+    `nhalf` (a string such as "30K")."""
     cli = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "mpich", "release", "fastred")
     if not os.path.exists(cli):
         sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
+    args = [cli, "explain", "--coll", coll, "--procs", str(procs), "--bytes", str(nbytes),
+            "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if cyclic else [])
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return re.search(r"decision: (\S+)", out)[1]
+
+
+def after_from_table(points, cyclic, nhalf="30K"):
+    """Points without an `after` default row take the row of the algorithm the
+    repository's table now picks there ([`explain_choice`]), labelled
+    "ALGORITHM (its row)". Simulated runs are deterministic: where both were
+    run, a default row and its algorithm's row agree within 0.2%. Points
+    whose algorithm has no row stay without."""
     for (platform, k, n, coll, nbytes), p in points.items():
         if p["after"] is not None:
             continue
-        args = [cli, "explain", "--coll", coll, "--procs", str(n), "--bytes", str(nbytes),
-                "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if cyclic else [])
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-        algorithm = re.search(r"decision: (\S+)", out)[1]
+        algorithm = explain_choice(coll, n, nbytes, k, nhalf, cyclic)
         if algorithm in p["algos"]:
             p["after"] = (p["algos"][algorithm], f"{algorithm} (its row)")
     return points

@@ -23,36 +23,25 @@ mode): no rule can choose them.
         its geometric mean), and the default's (`after` where run, else
         `before`)
 """
-import csv, glob, math, os, re, subprocess, sys
+import math, os, re, sys
 from collections import defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
-cli = os.path.join(here, "..", "..", "..", "..", "target", "mpich", "release", "fastred")
+sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "bench"))
+from default_vs_fastest import add_rows, drop, explain_choice
+
 BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
 
 
 def load():
-    points = defaultdict(lambda: {"algos": {}, "before": None, "after": None})
-    for f in sorted(glob.glob(os.path.join(here, "*-flat1*g-*pn*.csv"))):
-        m = re.match(r"^(before|after)-(flat1g|flat10g)-(\d+)pn(-large|-cyclic)?\.csv$", os.path.basename(f))
-        if not m:
-            continue
-        platform = m[2] + ("-cyclic" if m[4] == "-cyclic" else "")
-        for r in csv.DictReader(open(f)):
-            key = (platform, int(m[3]), int(r["procs"]), r["collective"], int(r["bytes"]))
-            v, t = r["variant"], float(r["median_s"])
-            if v == "default":
-                points[key][m[1]] = (t, r["algorithm"])
-            elif v not in ("native", "shared_memory", "reproducible") and not v.startswith("native:"):
-                points[key]["algos"][v] = min(t, points[key]["algos"].get(v, math.inf))
+    """Every point of the KIND-PLATFORM-Kpn[-large|-cyclic].csv files, keyed
+    (platform, K, processes, collective, bytes); the platform of a `-cyclic`
+    file is PLATFORM-cyclic."""
+    points = add_rows({}, os.path.join(here, "*-flat1*g-*pn*.csv"), r"^(before|after)-(flat1g|flat10g)-(\d+)pn(-large|-cyclic)?\.csv$",
+                      lambda m: (m[2] + ("-cyclic" if m[4] == "-cyclic" else ""), int(m[3])), lambda m: m[1])
+    for variant in ("native", "shared_memory", "reproducible"):
+        drop(points, variant)
     return points
-
-
-def table_choice(platform, k, n, coll, nbytes, nhalf):
-    args = [cli, "explain", "--coll", coll, "--procs", str(n), "--bytes", str(nbytes),
-            "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if platform.endswith("-cyclic") else [])
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return re.search(r"decision: (\S+)", out)[1]
 
 
 def minimax(points, platform, k, ranges, which):
@@ -82,8 +71,6 @@ def main():
         ranges = [tuple(map(int, r.split("-"))) for r in sys.argv[i + 3].split(",")]
         which = sys.argv[i + 4] if len(sys.argv) > i + 4 else None
         return minimax({k: p for k, p in load().items() if p["algos"]}, sys.argv[i + 1], int(sys.argv[i + 2]), ranges, which)
-    if not os.path.exists(cli):
-        sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
     platforms = [a for a in sys.argv[1:] if a.startswith("flat")]
     procs = [tuple(map(int, a.split("-"))) for a in sys.argv[1:] if re.fullmatch(r"\d+-\d+", a)]
     points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)
@@ -103,7 +90,7 @@ def main():
             if p[col]:
                 cells[col] = (p[col][0] / best, p[col][1])
         for col, nh in (("fast (n½ 30K)", "30K"), ("slow (n½ 150)", "150")):
-            algo = table_choice(platform, k, n, coll, nbytes, nh)
+            algo = explain_choice(coll, n, nbytes, k, nh, platform.endswith("-cyclic"))
             if algo in p["algos"]:
                 cells[col] = (p["algos"][algo] / best, algo)
         if "before" in cells and "after" in cells:
