@@ -335,6 +335,14 @@ enum Condition {
 }
 
 impl Condition {
+    /// The bound of an `nhalf>=N` or `nhalf<N` condition.
+    fn nhalf_bound(self) -> Option<usize> {
+        match self {
+            Condition::NhalfFrom(n) | Condition::NhalfBelow(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// Whether the condition reads where the ranks are: the shape's
     /// `topology`, `hosts`, `layout` or `nhalf`.
     fn reads_placement(self) -> bool {
@@ -578,7 +586,7 @@ impl Table {
     /// Whether some rule has an `nhalf>=N` or `nhalf<N` condition (only then
     /// is n½ measured).
     pub fn asks_nhalf(&self) -> bool {
-        self.rules.iter().any(|r| r.conditions.iter().any(|c| matches!(c, Condition::NhalfFrom(_) | Condition::NhalfBelow(_))))
+        self.rules.iter().any(|r| r.conditions.iter().any(|c| c.nhalf_bound().is_some()))
     }
 
     /// How the choice for `shape` depends on where the ranks are.
@@ -631,10 +639,8 @@ impl Table {
 fn nhalf_trials<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<usize> {
     let mut trials = vec![0];
     for r in rules {
-        for c in &r.conditions {
-            if let Condition::NhalfFrom(n) | Condition::NhalfBelow(n) = *c {
-                trials.extend([n.saturating_sub(1), n]);
-            }
+        for n in r.conditions.iter().filter_map(|c| c.nhalf_bound()) {
+            trials.extend([n.saturating_sub(1), n]);
         }
     }
     trials.sort_unstable();
