@@ -118,16 +118,18 @@ pub enum Hosts {
     SharedInBlocks,
     /// Several hosts with the same number K > 1 of consecutive ranks each, K
     /// not a power of two (12, 24, 48 cores): the table's `hostblocks` rules
-    /// apply as to [`Hosts::SharedInBlocks`], and where K is even (the
-    /// removal step's pairs lie within a host) the model weighs the other
-    /// algorithms by their in-blocks patterns too ([`estimate_placed`]); the
-    /// two-level algorithm does not compute the canonical order there.
+    /// apply as to [`Hosts::SharedInBlocks`], and the model weighs the other
+    /// algorithms by their in-blocks patterns too ([`estimate_placed`]; where
+    /// K is odd, the exchange patterns with a split of their own as
+    /// crossing hosts); the two-level algorithm does not compute the
+    /// canonical order there.
     SharedInEqualBlocks,
     /// Several hosts with K > 1 consecutive ranks each but the last, which
     /// holds fewer (p not a multiple of K: 250 ranks on hosts of 16 cores).
-    /// The `hostblocks` rules apply, and where K is even the model weighs
-    /// the other algorithms by their in-blocks patterns on ⌈p/K⌉ hosts of K
-    /// (docs/smpi.md "Hosts in blocks with a short last host").
+    /// The `hostblocks` rules apply, and the model weighs the other
+    /// algorithms by their in-blocks patterns on ⌈p/K⌉ hosts of K (where K
+    /// is odd, the exchange patterns with a split of their own as crossing
+    /// hosts; docs/smpi.md "Hosts in blocks with a short last host").
     SharedInBlocksShortLast,
     /// One rank per host, as a lane of the two-level algorithm (its step 2,
     /// [`crate::algo::hierarchical`]): the other lanes run at once on the same
@@ -299,6 +301,12 @@ enum Condition {
     /// robin over 16-100 hosts of 2-4, where the circulant measured on 8-15
     /// hosts of 8-16 collides).
     HostsFrom(usize),
+    /// `blocksnonpow2`: hosts in blocks ([`Condition::HostBlocks`]) of a
+    /// number K of ranks that is not a power of two (3, 5, 6, 7, 12 cores):
+    /// recursive doubling and halving & doubling then pair ranks across
+    /// hosts or fold unevenly, where the two-level algorithm does not
+    /// (docs/smpi.md "1 Gbit/s Ethernet: hosts of 3 to 16 ranks").
+    HostBlocksNonPow2,
     /// `hostspow2`: the ranks sit on a power of two of hosts, at least 2
     /// (the two-level algorithm's lanes then run recursive doubling without
     /// its removal steps).
@@ -357,6 +365,7 @@ impl Condition {
             | Condition::HostsUpTo(_)
             | Condition::HostsFrom(_)
             | Condition::HostsPow2
+            | Condition::HostBlocksNonPow2
             | Condition::RemovalSpans
             | Condition::HostsScattered
             | Condition::ShortLastHost
@@ -379,7 +388,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 23] = [
+    const NAMES: [(&'static str, Condition); 24] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -398,6 +407,7 @@ impl Condition {
         ("shortlast", Condition::ShortLastHost),
         ("lane", Condition::Lane),
         ("hostspow2", Condition::HostsPow2),
+        ("blocksnonpow2", Condition::HostBlocksNonPow2),
         ("removalspans", Condition::RemovalSpans),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
@@ -438,6 +448,7 @@ impl Condition {
             Condition::HostsUpTo(n) => s.layout.hosts <= n,
             Condition::HostsFrom(n) => s.layout.hosts >= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
+            Condition::HostBlocksNonPow2 => s.hosts.in_blocks() && !s.layout.most.is_power_of_two(),
             Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
@@ -798,8 +809,12 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// ([`crate::algo::registry::InBlocks`]: steps within a host split off for
 /// halving & doubling, recursive doubling and the trees, a host's link
 /// shared by its ranks for the exchange patterns, one level for rings and
-/// pipelines); on other shared placements by the model's α, β between
-/// hosts, as if each rank had a host link to itself.
+/// pipelines); on blocks of an odd size the same, but the exchange patterns
+/// with a split of their own as crossing hosts at every step and the trees
+/// at one level
+/// ([`InBlocks::estimate_odd`](crate::algo::registry::InBlocks::estimate_odd));
+/// on other shared placements by the model's α, β between hosts, as if each
+/// rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
     let (coll, bytes, p) = (shape.coll, shape.bytes, shape.procs);
     match shape.hosts {
@@ -810,6 +825,10 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
         _ if a.implements(coll) && shape.hosts.in_blocks_terms(shape.layout) => {
             let d = a.descriptor();
             d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
+        }
+        _ if a.implements(coll) && shape.hosts.in_blocks() => {
+            let d = a.descriptor();
+            d.estimate.map(|e| d.in_blocks.estimate_odd(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
         }
         _ => a.estimate(coll, bytes, p, m),
     }
@@ -1384,6 +1403,42 @@ mod tests {
         // and at 9 processes and more: the rules of any network.
         let beyond = [at(30 << 10, Reduce, 512 << 10, 8, 2), at(30 << 10, Allreduce, 2 << 10, 12, 2)];
         not_by_rule(&t, &beyond, "nhalf");
+    }
+
+    #[test]
+    fn gigabit_ethernet_runs_the_two_level_algorithm_on_hosts_of_a_size_not_a_power_of_two() {
+        let t = Table::default_table();
+        // p ranks in blocks of k per host (the last host short where k does not divide p), n½ `nhalf`.
+        let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..placed_shape(coll, bytes, &host_blocks(p, k)) };
+        for (coll, bytes, p, k, algorithm) in [
+            (Allreduce, 8, 24, 3, Hierarchical),
+            (Allreduce, 512, 18, 6, Hierarchical),
+            (Allreduce, 32 << 10, 60, 5, Hierarchical),
+            (Allreduce, 4 << 20, 14, 7, Hierarchical),
+            (Allreduce, 1 << 10, 48, 12, Hierarchical),
+            (Allreduce, 64 << 10, 35, 3, Hierarchical),
+            (Reduce, 4 << 10, 10, 5, Hierarchical),
+            (Reduce, 256 << 10, 36, 3, Hierarchical),
+            (Reduce, 512 << 10, 60, 6, Pipeline),
+            (Reduce, 4 << 20, 28, 7, Pipeline),
+            (ReduceScatterBlock, 4 << 10, 12, 3, Hierarchical),
+            (ReduceScatter, 1 << 20, 14, 7, Hierarchical),
+        ] {
+            for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
+                let c = choose(&at(nhalf, coll, bytes, p, k), None, &t);
+                assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} n½ {nhalf}: {}", c.reason);
+                assert!(c.reason.to_string().contains("blocksnonpow2"), "{}", c.reason);
+            }
+            not_by_rule(&t, &[0, 1 << 10, 8 << 10].map(|nhalf| at(nhalf, coll, bytes, p, k)), "blocksnonpow2");
+        }
+        // Hosts of 4 and 16 (powers of two) and of 24, 66 processes, the
+        // reduce of 2 KiB and of 384 KiB, the reduce-scatter from 17
+        // processes (the model's): not these rules.
+        let others = [at(4267, Allreduce, 8, 24, 4), at(4267, Allreduce, 8, 48, 16), at(4267, Allreduce, 8, 48, 24),
+                      at(4267, Allreduce, 8, 66, 6), at(4267, Reduce, 2 << 10, 24, 3), at(4267, Reduce, 384 << 10, 24, 3),
+                      at(4267, ReduceScatterBlock, 4 << 10, 18, 3)];
+        not_by_rule(&t, &others, "blocksnonpow2");
+        assert!(!Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 48, 16)) && Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 50, 5)));
     }
 
     #[test]
@@ -2326,6 +2381,32 @@ mod tests {
         let reduce = |a: Algorithm, m: &CostModel| estimate_placed(a, &Shape { coll: Reduce, hosts: Hosts::SharedInBlocks, layout: blocks, ..shape(Reduce, 8, 128) }, m, &table).unwrap();
         assert!(close(reduce(Tree, &only(1.0, 0.0, 0.0, 0.0)), 4.0) && close(reduce(Tree, &only(0.0, 0.0, 1.0, 0.0)), 3.0));
         assert!(close(reduce(KnomialTree, &only(1.0, 0.0, 0.0, 0.0)), 3.0) && close(reduce(KnomialTree, &only(0.0, 0.0, 1.0, 0.0)), 1.0));
+    }
+
+    #[test]
+    fn estimates_on_blocks_of_an_odd_size_count_split_patterns_as_crossing() {
+        // 12 hosts of 3 consecutive ranks: the exchange patterns with a
+        // split of their own (recursive doubling, halving & doubling, binary
+        // blocks) as crossing at every step, a host's 3 ranks sharing its
+        // link; the other exchange patterns as on even blocks; the trees and
+        // the ring at their one-level estimate. Hosts of 3 is SharedInEqualBlocks, of 3 with a
+        // short last host (35 ranks) SharedInBlocksShortLast, counted full.
+        let table = Table::default_table();
+        let m = CostModel::default();
+        for (p, hosts) in [(36, Hosts::SharedInEqualBlocks), (35, Hosts::SharedInBlocksShortLast)] {
+            let odd = Shape { hosts, layout: Layout { hosts: 12, fewest: if p == 36 { 3 } else { 2 }, most: 3 }, ..shape(Allreduce, 1 << 19, p) };
+            for (a, model) in [(RecursiveDoubling, m.sharing_links(3)), (Rabenseifner, m.sharing_links(3)), (BinaryBlocks, m.sharing_links(3)),
+                               (Tree, m), (Circulant, m.sharing_links(3)), (Ring, m)] {
+                assert_eq!(estimate_placed(a, &odd, &m, &table), a.estimate(Allreduce, 1 << 19, 36, &model), "{a:?} on {p}");
+            }
+            let reduce = Shape { coll: Reduce, ..odd };
+            assert_eq!(estimate_placed(KnomialTree, &reduce, &m, &table), KnomialTree.estimate(Reduce, 1 << 19, 36, &m), "{p}");
+            // So the model takes the two-level algorithm for the allreduce of
+            // 512 KiB (it took the circulant, as if each rank had a link of
+            // its own: 2.83x the two-level algorithm's time in SMPI's flat1g,
+            // docs/results/smpi/gbe/before-flat1g-3pn.csv).
+            assert_eq!(fastest(&odd, &table), Some(Hierarchical), "{p}");
+        }
     }
 
     #[test]

@@ -95,8 +95,14 @@ pub enum InBlocks {
     /// its link: the one-level estimate with β·k (pairwise exchange,
     /// circulant skips, recursive halving's non-neighbour partners).
     Crossing,
-    /// Its own split into steps within and between hosts.
+    /// Its own split into steps within and between hosts (the exchange
+    /// patterns: recursive doubling, halving & doubling, binary blocks).
     Split(BlocksEstimateFn),
+    /// A tree's own split into levels within and between hosts (binomial,
+    /// k-nomial): as [`InBlocks::Split`], but on blocks of an odd size
+    /// the one-level estimate, as [`InBlocks::OneLevel`] (one message per
+    /// rank and level; the lower levels mostly within a host).
+    TreeSplit(BlocksEstimateFn),
 }
 
 impl InBlocks {
@@ -105,7 +111,23 @@ impl InBlocks {
         match self {
             InBlocks::OneLevel => estimate(coll, bytes, hosts * k, m),
             InBlocks::Crossing => crossing(estimate, coll, bytes, hosts, k, m),
-            InBlocks::Split(f) => f(coll, bytes, hosts, k, m),
+            InBlocks::Split(f) | InBlocks::TreeSplit(f) => f(coll, bytes, hosts, k, m),
+        }
+    }
+
+    /// `estimate` on `hosts` hosts of an odd number `k` > 1 of consecutive
+    /// ranks (3, 5, 7 cores). The splits assume that the first partners and
+    /// the removal step's pairs (2i, 2i + 1) lie within a host, which odd
+    /// blocks break: the exchange patterns ([`InBlocks::Split`]) count as
+    /// [`crossing`], every step between hosts, a host's k ranks sharing its
+    /// link (an upper bound); the trees ([`InBlocks::TreeSplit`]) at their
+    /// one-level estimate. The others as in [`InBlocks::estimate`], which
+    /// does not depend on where the pairs lie.
+    pub fn estimate_odd(self, estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+        match self {
+            InBlocks::Split(_) => crossing(estimate, coll, bytes, hosts, k, m),
+            InBlocks::TreeSplit(_) => InBlocks::OneLevel.estimate(estimate, coll, bytes, hosts, k, m),
+            other => other.estimate(estimate, coll, bytes, hosts, k, m),
         }
     }
 }
@@ -198,7 +220,7 @@ pub static REGISTRY: [Descriptor; 19] = [
     Descriptor {
         algorithm: Algorithm::Tree, name: "tree", aliases: &["binomial"], source: "Rabenseifner 2004 §3.3",
         collectives: ALLREDUCE_REDUCE, rank_ordered: true, canonical: ALLREDUCE_REDUCE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::Split(binomial::estimate_in_blocks), by_model: true,
+        estimate: Some(binomial::estimate), run: Some(binomial::run), run_from: None, in_blocks: InBlocks::TreeSplit(binomial::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::RecursiveDoubling, name: "recursive_doubling", aliases: &[], source: "Rabenseifner 2004 §3.4",
@@ -277,7 +299,7 @@ pub static REGISTRY: [Descriptor; 19] = [
         algorithm: Algorithm::KnomialTree, name: "knomial_tree", aliases: &["knomial"],
         source: "k-nomial tree, radix 4 (MVAPICH2, Open MPI coll/tuned): §3.3's tree with k − 1 children per level",
         collectives: &[Reduce], rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false,
-        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::Split(knomial_tree::estimate_in_blocks), by_model: true,
+        estimate: Some(knomial_tree::estimate), run: Some(knomial_tree::run), run_from: None, in_blocks: InBlocks::TreeSplit(knomial_tree::estimate_in_blocks), by_model: true,
     },
     Descriptor {
         algorithm: Algorithm::SharedMemory, name: "shared_memory", aliases: &["shm"],

@@ -370,6 +370,7 @@ fn explain(args: Vec<String>) -> i32 {
             select::Hosts::OnePerHost | select::Hosts::Lane => "",
             select::Hosts::OneHost => " (within the host)",
             _ if hosts.in_blocks_terms(shape.layout) => " (hosts in blocks: each algorithm by its pattern's two-level terms, select::estimate_placed)",
+            _ if hosts.in_blocks() => " (hosts in blocks of an odd size: each algorithm by its pattern's two-level terms, the exchange patterns with a split of their own as crossing hosts at every step, the trees at one level, select::estimate_placed)",
             _ => " (shared hosts: the two-level algorithm by its two-level terms, the others as if each rank had a host link of its own)",
         }
     );

@@ -14,9 +14,9 @@ reductions), and so are `shared_memory` (one host only: elsewhere it runs
 another algorithm's choice) and `reproducible` (FASTRED_REPRODUCIBLE's
 mode): no rule can choose them.
 
-    python3 compare.py [PLATFORM] [P0-P1]       # bands, then the points where before or after is above 1.05
-    python3 compare.py [PLATFORM] [P0-P1] all   # every point
-    (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin; P0-P1: processes)
+    python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2]       # bands, then the points where before or after is above 1.05
+    python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2] all   # every point
+    (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin; P0-P1: processes; K=: ranks per host)
     python3 compare.py minimax PLATFORM K P0-P1[,P0-P1...] [pow2|nonpow2]
         per collective and size, over the processes P0-P1 on hosts of K: the
         algorithm with the lowest worst time over the fastest (the ratio and
@@ -73,8 +73,9 @@ def main():
         return minimax({k: p for k, p in load().items() if p["algos"]}, sys.argv[i + 1], int(sys.argv[i + 2]), ranges, which)
     platforms = [a for a in sys.argv[1:] if a.startswith("flat")]
     procs = [tuple(map(int, a.split("-"))) for a in sys.argv[1:] if re.fullmatch(r"\d+-\d+", a)]
+    per_host = [int(k) for a in sys.argv[1:] if a.startswith("K=") for k in a[2:].split(",")]
     points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)
-              and (not procs or any(lo <= k[2] <= hi for lo, hi in procs))}
+              and (not procs or any(lo <= k[2] <= hi for lo, hi in procs)) and (not per_host or k[1] in per_host)}
     columns = ["before", "after", "fast (n½ 30K)", "slow (n½ 150)"]
     ratio = defaultdict(list)  # (coll, band, column) -> ratios
     rows, totals = [], defaultdict(int)
