@@ -16,7 +16,7 @@ mode): no rule can choose them.
 
     python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2]       # bands, then the points where before or after is above 1.05
     python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2] all   # every point
-    (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin; P0-P1: processes; K=: ranks per host)
+    (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin, fattree; P0-P1: processes; K=: ranks per host)
     python3 compare.py minimax PLATFORM K P0-P1[,P0-P1...] [pow2|nonpow2]
         per collective and size, over the processes P0-P1 on hosts of K: the
         algorithm with the lowest worst time over the fastest (the ratio and
@@ -34,10 +34,11 @@ BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 
 
 
 def load():
-    """Every point of the KIND-PLATFORM-Kpn[-large|-cyclic].csv files, keyed
+    """Every point of the KIND-PLATFORM-Kpn[-large|-cyclic].csv files
+    (PLATFORM flat1g, flat10g, or fattree: hosts of 3 and 5 there), keyed
     (platform, K, processes, collective, bytes); the platform of a `-cyclic`
     file is PLATFORM-cyclic."""
-    points = add_rows({}, os.path.join(here, "*-flat1*g-*pn*.csv"), r"^(before|after)-(flat1g|flat10g)-(\d+)pn(-large|-cyclic)?\.csv$",
+    points = add_rows({}, os.path.join(here, "*-*-*pn*.csv"), r"^(before|after)-(flat1g|flat10g|fattree)-(\d+)pn(-large|-cyclic)?\.csv$",
                       lambda m: (m[2] + ("-cyclic" if m[4] == "-cyclic" else ""), int(m[3])), lambda m: m[1])
     for variant in ("native", "shared_memory", "reproducible"):
         drop(points, variant)
@@ -71,7 +72,7 @@ def main():
         ranges = [tuple(map(int, r.split("-"))) for r in sys.argv[i + 3].split(",")]
         which = sys.argv[i + 4] if len(sys.argv) > i + 4 else None
         return minimax({k: p for k, p in load().items() if p["algos"]}, sys.argv[i + 1], int(sys.argv[i + 2]), ranges, which)
-    platforms = [a for a in sys.argv[1:] if a.startswith("flat")]
+    platforms = [a for a in sys.argv[1:] if a.startswith(("flat", "fattree"))]
     procs = [tuple(map(int, a.split("-"))) for a in sys.argv[1:] if re.fullmatch(r"\d+-\d+", a)]
     per_host = [int(k) for a in sys.argv[1:] if a.startswith("K=") for k in a[2:].split(",")]
     points = {k: p for k, p in load().items() if p["algos"] and (not platforms or k[0] in platforms)
