@@ -192,6 +192,9 @@ check "default-slow-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND $
 # rules simulated there (`nhalf>=2K,nhalf<8K`), for either MPI.
 check "default-gigabit-ethernet-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: recursive_doubling \\(default table line [0-9]+: allreduce +33-2K +4-16 +hostblocks<=2,nhalf>=2K,nhalf<8K +recursive_doubling AND reduce of [0-9]+ B on 4 processes: tree \\(default table line [0-9]+: reduce +2049-32K +4-16 +hostblocks<=2,nhalf>=2K,nhalf<8K +tree" \
     4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=4K FASTRED_LOG=debug "$out/collectives" own quick
+# ... and on hosts of a number of ranks not a power of two (`blocksnonpow2`).
+check "default-gigabit-ethernet-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4M +4-64 +blocksnonpow2,hostblocks<=12,nhalf>=2K,nhalf<8K +hierarchical AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +0-4M +4-16 +blocksnonpow2,hostblocks<=12,nhalf>=2K,nhalf<8K +hierarchical" \
+    6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=4K FASTRED_LOG=debug "$out/collectives" own quick
 if [ "$flavour" = mpich ]; then
     check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: (knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree|native MPI \\(default table line [0-9]+: reduce +0-8K +4-8 +hostblocks,mpich,nhalf<1K +native)" \
         4 env -u FASTRED_NHALF FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
