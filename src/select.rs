@@ -1423,6 +1423,10 @@ mod tests {
             (Reduce, 4 << 20, 28, 7, Pipeline),
             (ReduceScatterBlock, 4 << 10, 12, 3, Hierarchical),
             (ReduceScatter, 1 << 20, 14, 7, Hierarchical),
+            (Allreduce, 1 << 20, 192, 3, Hierarchical),
+            (Reduce, 512 << 10, 96, 12, Hierarchical),
+            (Reduce, 2 << 20, 192, 6, Pipeline),
+            (ReduceScatterBlock, 64 << 10, 96, 3, Hierarchical),
         ] {
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
                 let c = choose(&at(nhalf, coll, bytes, p, k), None, &t);
@@ -1431,12 +1435,12 @@ mod tests {
             }
             not_by_rule(&t, &[0, 1 << 10, 8 << 10].map(|nhalf| at(nhalf, coll, bytes, p, k)), "blocksnonpow2");
         }
-        // Hosts of 4 and 16 (powers of two) and of 24, 66 processes, the
-        // reduce of 2 KiB and of 384 KiB, the reduce-scatter from 17
-        // processes (the model's): not these rules.
+        // Hosts of 4 and 16 (powers of two) and of 24, 258 processes, the
+        // reduce of 2 KiB and of 384 KiB (and of 32 KiB from 65 processes),
+        // the reduce-scatter at 17-64 processes (the model's): not these rules.
         let others = [at(4267, Allreduce, 8, 24, 4), at(4267, Allreduce, 8, 48, 16), at(4267, Allreduce, 8, 48, 24),
-                      at(4267, Allreduce, 8, 66, 6), at(4267, Reduce, 2 << 10, 24, 3), at(4267, Reduce, 384 << 10, 24, 3),
-                      at(4267, ReduceScatterBlock, 4 << 10, 18, 3)];
+                      at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 2 << 10, 24, 3), at(4267, Reduce, 384 << 10, 24, 3),
+                      at(4267, Reduce, 32 << 10, 96, 3), at(4267, ReduceScatterBlock, 4 << 10, 18, 3)];
         not_by_rule(&t, &others, "blocksnonpow2");
         assert!(!Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 48, 16)) && Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 50, 5)));
     }
@@ -1491,6 +1495,12 @@ mod tests {
             (Allreduce, 16 << 10, 200, 2, BLOCKS, Rabenseifner),
             (Reduce, 512, 96, 2, BLOCKS, Hierarchical),
             (Reduce, 1 << 20, 256, 8, BLOCKS, Pipeline),
+            (Allreduce, 1 << 10, 128, 16, BLOCKS, Hierarchical),
+            (Allreduce, 16 << 10, 192, 16, BLOCKS, Rabenseifner),
+            (Allreduce, 64 << 10, 96, 16, BLOCKS, Hierarchical),
+            (Reduce, 16 << 10, 96, 16, BLOCKS, BinaryBlocks),
+            (Reduce, 4 << 20, 192, 16, BLOCKS, Pipeline),
+            (ReduceScatterBlock, 8 << 10, 96, 16, BLOCKS, Rabenseifner),
             (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
             (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
             (Reduce, 256, 48, 4, DEALT, KnomialTree),
@@ -1511,10 +1521,10 @@ mod tests {
             let others = [0, 1 << 10, (2 << 10) - 1, 8 << 10].map(|nhalf| gbe(nhalf, coll, bytes, p, k, dealt));
             not_by_rule(&t, &others, "nhalf<8K");
         }
-        // Beyond 256 processes, 64 on hosts of more than 8, 2 MiB at 65-256 in blocks, 4 MiB, 3 processes, round robin on 2 hosts,
+        // Beyond 256 processes, 128 on hosts of more than 16, 4 MiB at 65-256 on hosts of 4, 8 MiB, 3 processes, round robin on 2 hosts,
         // a non-commutative op: not these rules.
         let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 258, 2, BLOCKS),
-                      gbe(4267, Allreduce, 64 << 10, 96, 16, BLOCKS), gbe(4267, Reduce, 4 << 20, 128, 4, BLOCKS),
+                      gbe(4267, Allreduce, 64 << 10, 128, 32, BLOCKS), gbe(4267, Reduce, 4 << 20, 128, 4, BLOCKS),
                       gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS),
                       gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),
                       Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2, BLOCKS) }];
