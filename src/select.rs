@@ -2399,8 +2399,9 @@ mod tests {
         // split of their own (recursive doubling, halving & doubling, binary
         // blocks) as crossing at every step, a host's 3 ranks sharing its
         // link; the other exchange patterns as on even blocks; the trees and
-        // the ring at their one-level estimate. Hosts of 3 is SharedInEqualBlocks, of 3 with a
-        // short last host (35 ranks) SharedInBlocksShortLast, counted full.
+        // the ring at their one-level estimate. Hosts of 3 are
+        // SharedInEqualBlocks; with a short last host (35 ranks),
+        // SharedInBlocksShortLast, counted full.
         let table = Table::default_table();
         let m = CostModel::default();
         for (p, hosts) in [(36, Hosts::SharedInEqualBlocks), (35, Hosts::SharedInBlocksShortLast)] {
