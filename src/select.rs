@@ -180,10 +180,11 @@ impl Hosts {
         matches!(self, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast)
     }
 
-    /// The model weighs the algorithms (other than the two-level one) by
-    /// their in-blocks patterns ([`estimate_placed`]): power-of-two blocks,
-    /// and blocks of an even size `most`, equal or with a short last host
-    /// (the removal step's pairs lie within a host).
+    /// Blocks on which the model weighs every algorithm (other than the
+    /// two-level one) by its pattern's own split ([`estimate_placed`]):
+    /// power-of-two blocks, and blocks of an even size `most`, equal or with
+    /// a short last host (the removal step's pairs lie within a host); on
+    /// odd blocks the exchange patterns' splits give way to crossing.
     pub fn in_blocks_terms(self, layout: Layout) -> bool {
         self == Hosts::SharedInBlocks || (matches!(self, Hosts::SharedInEqualBlocks | Hosts::SharedInBlocksShortLast) && layout.most.is_multiple_of(2))
     }
@@ -812,7 +813,7 @@ pub fn fastest(shape: &Shape, table: &Table) -> Option<Algorithm> {
 /// pipelines); on blocks of an odd size the same, but the exchange patterns
 /// with a split of their own as crossing hosts at every step and the trees
 /// at one level
-/// ([`InBlocks::estimate_odd`](crate::algo::registry::InBlocks::estimate_odd));
+/// ([`InBlocks::estimate`](crate::algo::registry::InBlocks::estimate));
 /// on other shared placements by the model's α, β between hosts, as if each
 /// rank had a host link to itself.
 pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table) -> Option<f64> {
@@ -822,13 +823,9 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
         _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table))),
         // (A short last host is counted full: ⌈p/K⌉ hosts of K.)
-        _ if a.implements(coll) && shape.hosts.in_blocks_terms(shape.layout) => {
-            let d = a.descriptor();
-            d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
-        }
         _ if a.implements(coll) && shape.hosts.in_blocks() => {
             let d = a.descriptor();
-            d.estimate.map(|e| d.in_blocks.estimate_odd(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
+            d.estimate.map(|e| d.in_blocks.estimate(e, coll, bytes, shape.layout.hosts, shape.layout.most, m))
         }
         _ => a.estimate(coll, bytes, p, m),
     }

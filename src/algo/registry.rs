@@ -96,7 +96,8 @@ pub enum InBlocks {
     /// circulant skips, recursive halving's non-neighbour partners).
     Crossing,
     /// Its own split into steps within and between hosts (the exchange
-    /// patterns: recursive doubling, halving & doubling, binary blocks).
+    /// patterns: recursive doubling, halving & doubling, binary blocks); on
+    /// blocks of an odd size, as [`InBlocks::Crossing`].
     Split(BlocksEstimateFn),
     /// A tree's own split into levels within and between hosts (binomial,
     /// k-nomial): as [`InBlocks::Split`], but on blocks of an odd size
@@ -107,27 +108,20 @@ pub enum InBlocks {
 
 impl InBlocks {
     /// `estimate` (the one-level one) on `hosts` × `k` ranks in blocks.
+    /// The splits assume that the first partners and the removal step's
+    /// pairs (2i, 2i + 1) lie within a host, which blocks of an odd size
+    /// k > 1 (3, 5, 7 cores) break: there the exchange patterns
+    /// ([`InBlocks::Split`]) count as [`crossing`], every step between
+    /// hosts, a host's k ranks sharing its link (an upper bound), and the
+    /// trees ([`InBlocks::TreeSplit`]) at their one-level estimate.
     pub fn estimate(self, estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
+        let odd = k > 1 && k % 2 == 1;
         match self {
             InBlocks::OneLevel => estimate(coll, bytes, hosts * k, m),
+            InBlocks::TreeSplit(_) if odd => estimate(coll, bytes, hosts * k, m),
             InBlocks::Crossing => crossing(estimate, coll, bytes, hosts, k, m),
+            InBlocks::Split(_) if odd => crossing(estimate, coll, bytes, hosts, k, m),
             InBlocks::Split(f) | InBlocks::TreeSplit(f) => f(coll, bytes, hosts, k, m),
-        }
-    }
-
-    /// `estimate` on `hosts` hosts of an odd number `k` > 1 of consecutive
-    /// ranks (3, 5, 7 cores). The splits assume that the first partners and
-    /// the removal step's pairs (2i, 2i + 1) lie within a host, which odd
-    /// blocks break: the exchange patterns ([`InBlocks::Split`]) count as
-    /// [`crossing`], every step between hosts, a host's k ranks sharing its
-    /// link (an upper bound); the trees ([`InBlocks::TreeSplit`]) at their
-    /// one-level estimate. The others as in [`InBlocks::estimate`], which
-    /// does not depend on where the pairs lie.
-    pub fn estimate_odd(self, estimate: EstimateFn, coll: Collective, bytes: usize, hosts: usize, k: usize, m: &CostModel) -> f64 {
-        match self {
-            InBlocks::Split(_) => crossing(estimate, coll, bytes, hosts, k, m),
-            InBlocks::TreeSplit(_) => InBlocks::OneLevel.estimate(estimate, coll, bytes, hosts, k, m),
-            other => other.estimate(estimate, coll, bytes, hosts, k, m),
         }
     }
 }
