@@ -180,9 +180,15 @@ static void call(int c, int native, double *in, double *out, int count, int *rco
 static double max_over_ranks(double x);
 #ifdef SMPI_H
 /* Simulated time every rank waits, beyond the latest rank's barrier exit,
- * before a timed call (common_start); longer than the gather that finds
- * that exit (about lg p latencies: 40 µs at 4096 ranks). */
-#define START_MARGIN 200e-6
+ * before a timed call (common_start): at least MIN_START_MARGIN, and twice
+ * the gather that finds that exit as measured at the start of the run
+ * (calibrate_start_margin). A fixed 200 us, the earlier margin, is shorter
+ * than that gather on a slow network: on flat1g (30 us host to host, 2 us
+ * per message at each end) the gather of 48 ranks takes milliseconds, so
+ * every rank started every timed call late, by an amount that depended on
+ * the variant timed before. */
+#define MIN_START_MARGIN 200e-6
+static double start_margin = MIN_START_MARGIN;
 static int late_starts;
 
 /* Under SMPI every rank's MPI_Wtime is the simulation's one clock, so all
@@ -191,9 +197,9 @@ static int late_starts;
  * how they entered it, i.e. by the call timed before (at 1000 ranks a
  * 2 KiB reduce's time moved by a third with the variant timed before it).
  * Every rank sleeps (SMPI's nanosleep) until the latest barrier exit plus
- * START_MARGIN and starts then; the returned instant is that start. */
+ * start_margin and starts then; the returned instant is that start. */
 static double common_start(void) {
-    double start = max_over_ranks(MPI_Wtime()) + START_MARGIN;
+    double start = max_over_ranks(MPI_Wtime()) + start_margin;
     double wait = start - MPI_Wtime();
     if (wait > 0) {
         struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
@@ -202,6 +208,21 @@ static double common_start(void) {
         late_starts++;
     }
     return start;
+}
+
+/* The gather's time from its latest entry to its latest exit (the longest
+ * of three, each after a barrier), and start_margin from it. A rank that
+ * enters last after a skewed call waits at most about one such gather for
+ * the others' times; twice that leaves room. */
+static void calibrate_start_margin(void) {
+    double longest = 0;
+    for (int i = 0; i < 3; i++) {
+        PMPI_Barrier(MPI_COMM_WORLD);
+        double latest_entry = max_over_ranks(MPI_Wtime());
+        double latest_exit = max_over_ranks(MPI_Wtime()); /* each rank's exit from the gather before */
+        if (latest_exit - latest_entry > longest) longest = latest_exit - latest_entry;
+    }
+    if (2 * longest > start_margin) start_margin = 2 * longest;
 }
 #endif
 
@@ -309,6 +330,10 @@ int main(int argc, char **argv) {
     if (!rank && !have_fastred) fprintf(stderr, "fastred_bench: libfastred.so is not loaded: measuring native only\n");
 
     const char *placed = placement();
+#ifdef SMPI_H
+    calibrate_start_margin();
+    if (!rank && !quiet) printf("# common start: %.0f us after the latest barrier exit\n", start_margin * 1e6);
+#endif
     FILE *csv = NULL;
     if (!rank && csv_path) {
         csv = fopen(csv_path, "w");
@@ -437,7 +462,7 @@ int main(int argc, char **argv) {
 #ifdef SMPI_H
     double late = sum_over_ranks(late_starts);
     if (!rank && late > 0)
-        fprintf(stderr, "fastred_bench: %.0f rank starts of timed calls came after the common start (START_MARGIN too short); those times are too long\n", late);
+        fprintf(stderr, "fastred_bench: %.0f rank starts of timed calls came after the common start (start margin %.0f us too short); those times are too long\n", late, start_margin * 1e6);
 #endif
     if (csv) fclose(csv);
 #ifdef SMPI_H

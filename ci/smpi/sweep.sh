@@ -117,6 +117,12 @@ run() {
         echo "  skipped: $label (exit $rc, see $out.skipped)"
         return
     fi
+    # fastred_bench's word that some rank started a timed call after the
+    # common start (its times too long): kept beside the results.
+    if grep -q "came after the common start" "$tmp/log"; then
+        echo "$label $*: $(grep "came after the common start" "$tmp/log")" >> "$out.skipped"
+        echo "  late starts: $label (see $out.skipped)"
+    fi
     tail -n +2 "$csv" | awk -F, -v OFS=, -v l="$label" -v s="$suffix" '
         $4 == "native" && l != "" { $4 = "native:" l; $5 = $4 }
         $4 != "native" && $4 !~ /^native:/ { $4 = $4 s }

@@ -17,6 +17,9 @@ mode): no rule can choose them.
     python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2]       # bands, then the points where before or after is above 1.05
     python3 compare.py [PLATFORM] [P0-P1] [K=K1,K2] all   # every point
     (PLATFORM: flat1g, flat10g, flat1g-cyclic: ranks dealt round robin, fattree; P0-P1: processes; K=: ranks per host)
+    dir=DIR (anywhere on the line): the CSV files of DIR instead of this
+        folder's, e.g. dir=../gbe-common-start (every algorithm and the
+        default in one run, as after-*.csv)
     python3 compare.py minimax PLATFORM K P0-P1[,P0-P1...] [pow2|nonpow2]
         per collective and size, over the processes P0-P1 on hosts of K: the
         algorithm with the lowest worst time over the fastest (the ratio and
@@ -34,11 +37,13 @@ BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 
 
 
 def load():
-    """Every point of the KIND-PLATFORM-Kpn[-large|-cyclic].csv files
+    """Every point of the KIND-PLATFORM-Kpn[-large|-cyclic].csv files (of
+    this folder, or of the command line's dir=DIR)
     (PLATFORM flat1g, flat10g, or fattree: hosts of 3 and 5 there), keyed
     (platform, K, processes, collective, bytes); the platform of a `-cyclic`
     file is PLATFORM-cyclic."""
-    points = add_rows({}, os.path.join(here, "*-*-*pn*.csv"), r"^(before|after)-(flat1g|flat10g|fattree)-(\d+)pn(-large|-cyclic)?\.csv$",
+    folder = next((os.path.join(here, a[4:]) for a in sys.argv if a.startswith("dir=")), here)
+    points = add_rows({}, os.path.join(folder, "*-*-*pn*.csv"), r"^(before|after)-(flat1g|flat10g|fattree)-(\d+)pn(-large|-cyclic)?\.csv$",
                       lambda m: (m[2] + ("-cyclic" if m[4] == "-cyclic" else ""), int(m[3])), lambda m: m[1])
     for variant in ("native", "shared_memory", "reproducible"):
         drop(points, variant)
