@@ -117,17 +117,19 @@ def main(points, edges, argv, native=True):
         report(points, "all" in argv)
 
 
-def explain_choice(coll, procs, nbytes, k, nhalf, cyclic=False):
+def explain_choice(coll, procs, nbytes, k, nhalf, cyclic=False, table=None):
     """The algorithm the repository's table picks for a call (`fastred
     explain` of the MPICH build, target/mpich/release/fastred): `procs`
     processes on hosts of `k` in blocks or dealt round robin (`cyclic`), n½
-    `nhalf` (a string such as "30K")."""
+    `nhalf` (a string such as "30K"); with `table`, the one that
+    FASTRED_TUNING file picks instead."""
     cli = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "mpich", "release", "fastred")
     if not os.path.exists(cli):
         sys.exit(f"{cli} is missing: build it (bash ci/build.sh)")
     args = [cli, "explain", "--coll", coll, "--procs", str(procs), "--bytes", str(nbytes),
             "--ranks-per-host", str(k), "--nhalf", nhalf] + (["--cyclic"] if cyclic else [])
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    env = dict(os.environ, FASTRED_TUNING=table) if table else None
+    out = subprocess.run(args, capture_output=True, text=True, check=True, env=env).stdout
     return re.search(r"decision: (\S+)", out)[1]
 
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Price selection tables on a simulated sweep, without simulating again.
+
+A sweep that ran every algorithm at every point (ci/smpi/sweep.sh --algos
+all) holds, for each point, the simulated time of whatever algorithm a table
+could pick there; simulated runs are deterministic, so a default that picks
+algorithm A takes A's row (within 0.2%: bench/default_vs_fastest.py,
+after_from_table). This script asks `fastred explain` (the MPICH build, with
+FASTRED_TUNING) which algorithm each table picks at each point and reports
+that algorithm's time over the fastest fastred algorithm's, before (the first
+table) and after (the second), as the compare.py scripts do.
+
+    python3 bench/price_table.py DIR BEFORE.table AFTER.table [--nhalf 4267] [--platform flat1g] [all | bands]
+    python3 bench/price_table.py DIR AFTER.table            # the repository's table as before
+
+DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
+docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
+network's n½ as the library measures it there (flat1g: 4267 B). SMPI's own
+`native`, `shared_memory` and `reproducible` are left out (no rule can
+choose them, or the simulation does not charge their reductions).
+"""
+import argparse, os, sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from default_vs_fastest import add_rows, bands, drop, explain_choice, report
+
+EDGES = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("tables", nargs="+", help="[BEFORE] AFTER")
+    ap.add_argument("--nhalf", default="4267")
+    ap.add_argument("--platform", default="flat1g")
+    args = ap.parse_args()
+    show_all = "all" in args.tables
+    show_bands = "bands" in args.tables
+    tables = [t for t in args.tables if t not in ("all", "bands")]
+    if not 1 <= len(tables) <= 2:
+        ap.error("one or two tables")
+    before, after = (None, tables[0]) if len(tables) == 1 else tables
+    points = add_rows({}, os.path.join(args.dir, f"*-{args.platform}-*pn.csv"), rf"-{args.platform}-(\d+)pn\.csv$",
+                      lambda m: (args.platform, int(m[1])), lambda m: None)
+    for variant in ("native", "shared_memory", "reproducible"):
+        drop(points, variant)
+    points = {key: p for key, p in points.items() if p["algos"]}
+    keys = sorted(points)
+
+    def price(table):
+        def one(key):
+            _, k, procs, coll, nbytes = key
+            return explain_choice(coll, procs, nbytes, k, args.nhalf, table=table)
+        with ThreadPoolExecutor(4) as pool:
+            return dict(zip(keys, pool.map(one, keys)))
+
+    for role, table in (("before", before), ("after", after)):
+        for key, algorithm in price(table).items():
+            p = points[key]
+            if algorithm in p["algos"]:
+                p[role] = (p["algos"][algorithm], algorithm)
+    if show_bands:
+        bands(points, EDGES)
+    else:
+        report(points, show_all)
+
+
+if __name__ == "__main__":
+    main()
