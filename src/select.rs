@@ -1494,6 +1494,20 @@ mod tests {
             (Reduce, 512, 96, 2, BLOCKS, Hierarchical),
             (Reduce, 1 << 20, 256, 8, BLOCKS, Pipeline),
             (Allreduce, 1 << 10, 128, 16, BLOCKS, Hierarchical),
+            // A power of two of hosts: the two-level allreduce from 65 B
+            // (recursive doubling before, by the `few` and 64-2000 rules).
+            (Allreduce, 256, 64, 16, BLOCKS, Hierarchical),
+            (Allreduce, 1 << 10, 64, 4, BLOCKS, Hierarchical),
+            (Allreduce, 128, 128, 8, BLOCKS, Hierarchical),
+            (Allreduce, 128, 32, 2, BLOCKS, Hierarchical),
+            (Allreduce, 1 << 10, 16, 4, BLOCKS, Hierarchical),
+            (Allreduce, 2 << 10, 16, 2, BLOCKS, Hierarchical),
+            // Not a power of two of hosts at 65-256: recursive doubling on
+            // hosts of 2 to 2 KiB, the two-level algorithm on hosts of 16 from 129 B.
+            (Allreduce, 1 << 10, 192, 2, BLOCKS, RecursiveDoubling),
+            (Allreduce, 4 << 10, 192, 2, BLOCKS, Hierarchical),
+            (Allreduce, 1 << 10, 192, 4, BLOCKS, Hierarchical),
+            (Allreduce, 256, 160, 16, BLOCKS, Hierarchical),
             (Allreduce, 16 << 10, 192, 16, BLOCKS, Rabenseifner),
             (Allreduce, 64 << 10, 96, 16, BLOCKS, Hierarchical),
             (Reduce, 16 << 10, 96, 16, BLOCKS, BinaryBlocks),
@@ -1527,6 +1541,13 @@ mod tests {
                       gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),
                       Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2, BLOCKS) }];
         not_by_rule(&t, &beyond, "nhalf<8K");
+        // The power-of-two-hosts rule: not on 48 hosts of 2 (96 processes, where
+        // recursive doubling stays), not at 64 B, not below 32 processes at
+        // 65-256 B, not below 16.
+        for (bytes, p, k) in [(128, 96, 2), (64, 64, 4), (128, 16, 4), (1 << 10, 8, 2)] {
+            let c = choose(&gbe(4267, Allreduce, bytes, p, k, BLOCKS), None, &t);
+            assert!(!c.reason.to_string().contains("hostspow2"), "{bytes} B p {p} K {k}: {}", c.reason);
+        }
         // Before the placement and n½ are known, a call that only these rules
         // tell apart (64 doubles on 200 processes: the `few` rule otherwise;
         // no shared memory, whose one-host rules would ask anyway) asks for
