@@ -1513,6 +1513,10 @@ mod tests {
             (Reduce, 16 << 10, 96, 16, BLOCKS, BinaryBlocks),
             (Reduce, 4 << 20, 192, 16, BLOCKS, Pipeline),
             (ReduceScatterBlock, 8 << 10, 96, 16, BLOCKS, Rabenseifner),
+            (ReduceScatterBlock, 4 << 10, 96, 8, BLOCKS, Rabenseifner),
+            (Reduce, 2 << 10, 192, 6, BLOCKS, Hierarchical),
+            (Reduce, 2 << 10, 96, 8, BLOCKS, Hierarchical),
+            (ReduceScatter, 768, 192, 8, BLOCKS, Rabenseifner),
             (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
             (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
             (Reduce, 256, 48, 4, DEALT, KnomialTree),
@@ -1548,6 +1552,9 @@ mod tests {
             let c = choose(&gbe(4267, Allreduce, bytes, p, k, BLOCKS), None, &t);
             assert!(!c.reason.to_string().contains("hostspow2"), "{bytes} B p {p} K {k}: {}", c.reason);
         }
+        // Hosts of 8's reduce-scatter rule stops at 16 KiB.
+        let c = choose(&gbe(4267, ReduceScatterBlock, 32 << 10, 96, 8, BLOCKS), None, &t);
+        assert!(!c.reason.to_string().contains("hostblocks>=8,hostblocks<=8"), "{}", c.reason);
         // Before the placement and n½ are known, a call that only these rules
         // tell apart (64 doubles on 200 processes: the `few` rule otherwise;
         // no shared memory, whose one-host rules would ask anyway) asks for
