@@ -19,6 +19,21 @@ def drop(points, variant):
     return points
 
 
+# Size bands (bytes, inclusive) of the 1 Gbit/s Ethernet reports
+# (docs/results/smpi/gbe/compare.py, bench/price_table.py).
+GBE_BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
+
+
+def drop_unselectable(points):
+    """The points without the variants no table rule can choose: SMPI's own
+    `native` (the simulation does not charge its reductions), `shared_memory`
+    (one host only: elsewhere it runs another algorithm's choice) and
+    `reproducible` (FASTRED_REPRODUCIBLE's mode)."""
+    for variant in ("native", "shared_memory", "reproducible"):
+        drop(points, variant)
+    return points
+
+
 def report(points, show_all=False):
     rows, ratios, worst_b, worst_a, above_b, above_a, slower, counted = [], [], 0, 0, 0, 0, 0, 0
     for key in sorted(points):

@@ -16,16 +16,14 @@ table) and after (the second), as the compare.py scripts do.
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
 network's n½ as the library measures it there (flat1g: 4267 B). SMPI's own
-`native`, `shared_memory` and `reproducible` are left out (no rule can
-choose them, or the simulation does not charge their reductions).
+`native`, `shared_memory` and `reproducible` are left out
+(default_vs_fastest.drop_unselectable).
 """
 import argparse, os, sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from default_vs_fastest import add_rows, bands, drop, explain_choice, report
-
-EDGES = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
+from default_vs_fastest import GBE_BANDS, add_rows, bands, drop_unselectable, explain_choice, report
 
 
 def main():
@@ -43,9 +41,7 @@ def main():
     before, after = (None, tables[0]) if len(tables) == 1 else tables
     points = add_rows({}, os.path.join(args.dir, f"*-{args.platform}-*pn.csv"), rf"-{args.platform}-(\d+)pn\.csv$",
                       lambda m: (args.platform, int(m[1])), lambda m: None)
-    for variant in ("native", "shared_memory", "reproducible"):
-        drop(points, variant)
-    points = {key: p for key, p in points.items() if p["algos"]}
+    points = {key: p for key, p in drop_unselectable(points).items() if p["algos"]}
     keys = sorted(points)
 
     def price(table):
@@ -61,7 +57,7 @@ def main():
             if algorithm in p["algos"]:
                 p[role] = (p["algos"][algorithm], algorithm)
     if show_bands:
-        bands(points, EDGES)
+        bands(points, GBE_BANDS)
     else:
         report(points, show_all)
 

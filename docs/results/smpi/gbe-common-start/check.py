@@ -20,11 +20,10 @@ for f in sorted(glob.glob(os.path.join(here, "check-16-256", "allreduce-flat1g-*
         points[(int(r["procs"]), int(r["bytes"]))][r["variant"]] = (float(r["median_s"]), r["algorithm"])
     for (p, n), v in sorted(points.items()):
         hosts = p // k
-        pow2 = hosts & (hosts - 1) == 0
-        best = min(v["hierarchical"][0], v["recursive_doubling"][0])
-        ratio = v["default"][0] / best
         if hosts < 2:
             continue  # one host: not these rules
+        pow2 = hosts & (hosts - 1) == 0
+        ratio = v["default"][0] / min(v["hierarchical"][0], v["recursive_doubling"][0])
         kind = ("hosts a power of two" if pow2 else "hosts not a power of two", "64-256 B" if n <= 256 else "512 B-4 KiB")
         if ratio > worst[kind][0]:
             worst[kind] = (ratio, f"{hosts} x {k} {n} B {v['default'][1]}")

@@ -31,9 +31,7 @@ from collections import defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "..", "..", "bench"))
-from default_vs_fastest import add_rows, drop, explain_choice
-
-BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]
+from default_vs_fastest import GBE_BANDS as BANDS, add_rows, drop_unselectable, explain_choice
 
 
 def load():
@@ -45,9 +43,7 @@ def load():
     folder = next((os.path.join(here, a[4:]) for a in sys.argv if a.startswith("dir=")), here)
     points = add_rows({}, os.path.join(folder, "*-*-*pn*.csv"), r"^(before|after)-(flat1g|flat10g|fattree)-(\d+)pn(-large|-cyclic)?\.csv$",
                       lambda m: (m[2] + ("-cyclic" if m[4] == "-cyclic" else ""), int(m[3])), lambda m: m[1])
-    for variant in ("native", "shared_memory", "reproducible"):
-        drop(points, variant)
-    return points
+    return drop_unselectable(points)
 
 
 def minimax(points, platform, k, ranges, which):
