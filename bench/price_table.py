@@ -10,12 +10,14 @@ FASTRED_TUNING) which algorithm each table picks at each point and reports
 that algorithm's time over the fastest fastred algorithm's, before (the first
 table) and after (the second), as the compare.py scripts do.
 
-    python3 bench/price_table.py DIR BEFORE.table AFTER.table [--nhalf 4267] [--platform flat1g] [all | bands]
+    python3 bench/price_table.py DIR BEFORE.table AFTER.table [--nhalf 4267] [--platform flat1g] [--cyclic] [all | bands]
     python3 bench/price_table.py DIR AFTER.table            # the repository's table as before
 
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
-network's n½ as the library measures it there (flat1g: 4267 B). SMPI's own
+network's n½ as the library measures it there (flat1g: 4267 B). With
+`--cyclic`, PREFIX-PLATFORM-Kpn-cyclic.csv files: ranks dealt round robin
+over hosts of K. SMPI's own
 `native`, `shared_memory` and `reproducible` are left out
 (default_vs_fastest.drop_unselectable).
 """
@@ -32,6 +34,7 @@ def main():
     ap.add_argument("tables", nargs="+", help="[BEFORE] AFTER")
     ap.add_argument("--nhalf", default="4267")
     ap.add_argument("--platform", default="flat1g")
+    ap.add_argument("--cyclic", action="store_true", help="ranks dealt round robin (*-Kpn-cyclic.csv)")
     args = ap.parse_args()
     show_all = "all" in args.tables
     show_bands = "bands" in args.tables
@@ -39,7 +42,8 @@ def main():
     if not 1 <= len(tables) <= 2:
         ap.error("one or two tables")
     before, after = (None, tables[0]) if len(tables) == 1 else tables
-    points = add_rows({}, os.path.join(args.dir, f"*-{args.platform}-*pn.csv"), rf"-{args.platform}-(\d+)pn\.csv$",
+    tail = "-cyclic" if args.cyclic else ""
+    points = add_rows({}, os.path.join(args.dir, f"*-{args.platform}-*pn{tail}.csv"), rf"-{args.platform}-(\d+)pn{tail}\.csv$",
                       lambda m: (args.platform, int(m[1])), lambda m: None)
     points = {key: p for key, p in drop_unselectable(points).items() if p["algos"]}
     keys = sorted(points)
@@ -47,7 +51,7 @@ def main():
     def price(table):
         def one(key):
             _, k, procs, coll, nbytes = key
-            return explain_choice(coll, procs, nbytes, k, args.nhalf, table=table)
+            return explain_choice(coll, procs, nbytes, k, args.nhalf, args.cyclic, table=table)
         with ThreadPoolExecutor(4) as pool:
             return dict(zip(keys, pool.map(one, keys)))
 
