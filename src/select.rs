@@ -1525,6 +1525,18 @@ mod tests {
             (Reduce, 128 << 10, 32, 4, DEALT, Hierarchical),
             (Reduce, 1 << 20, 64, 2, DEALT, Circulant),
             (ReduceScatterBlock, 32 << 10, 16, 4, DEALT, Circulant),
+            // Round robin, re-swept from one common start: by p.
+            (Allreduce, 64, 16, 4, DEALT, RecursiveDoubling),
+            (Allreduce, 128, 64, 2, DEALT, RecursiveDoubling),
+            (Allreduce, 64, 24, 2, DEALT, Hierarchical),
+            (Allreduce, 256, 32, 4, DEALT, Hierarchical),
+            (Allreduce, 8 << 10, 32, 4, DEALT, Hierarchical),
+            (Allreduce, 8 << 10, 48, 2, DEALT, Circulant),
+            (Reduce, 512, 64, 2, DEALT, Hierarchical),
+            (Reduce, 512, 32, 2, DEALT, KnomialTree),
+            (Reduce, 8 << 10, 64, 4, DEALT, Circulant),
+            (Reduce, 8 << 10, 16, 4, DEALT, Hierarchical),
+            (Reduce, 8 << 10, 48, 4, DEALT, Hierarchical),
         ] {
             // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
