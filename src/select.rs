@@ -1537,6 +1537,17 @@ mod tests {
             (Reduce, 8 << 10, 64, 4, DEALT, Circulant),
             (Reduce, 8 << 10, 16, 4, DEALT, Hierarchical),
             (Reduce, 8 << 10, 48, 4, DEALT, Hierarchical),
+            // Round robin at 65-256 processes.
+            (Allreduce, 512, 96, 2, DEALT, Hierarchical),
+            (Allreduce, 4 << 10, 256, 4, DEALT, Hierarchical),
+            (Allreduce, 8 << 10, 128, 2, DEALT, Circulant),
+            (Allreduce, 2 << 20, 256, 4, DEALT, Circulant),
+            (Reduce, 8, 192, 4, DEALT, Hierarchical),
+            (Reduce, 32 << 10, 96, 2, DEALT, Circulant),
+            (Reduce, 128 << 10, 192, 2, DEALT, Hierarchical),
+            (Reduce, 2 << 20, 128, 4, DEALT, Circulant),
+            (ReduceScatterBlock, 2 << 20, 128, 2, DEALT, Circulant),
+            (ReduceScatter, 1 << 10, 256, 4, DEALT, Circulant),
         ] {
             // n½ as the library measured it on SMPI's flat1g (4.3 KB), and the ends of the band.
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
@@ -1552,6 +1563,7 @@ mod tests {
         // Beyond 256 processes, 128 on hosts of more than 16, 4 MiB at 65-256 on hosts of 4, 8 MiB, 3 processes, round robin on 2 hosts,
         // a non-commutative op: not these rules.
         let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 258, 2, BLOCKS),
+                      gbe(4267, Allreduce, 1 << 10, 258, 2, DEALT),
                       gbe(4267, Allreduce, 64 << 10, 128, 32, BLOCKS), gbe(4267, Reduce, 4 << 20, 128, 4, BLOCKS),
                       gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS),
                       gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),

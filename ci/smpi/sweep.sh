@@ -102,16 +102,22 @@ run() {
     local start=$SECONDS
     bench_once "$csv" "$@"
     local rc=$?
-    if [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ]; then
-        # A failed start: once more. Two sweeps started within a second or
-        # two of each other can abort one at its start (exit 134, seen with
-        # the huge page), and a retry 2 s later failed the same way: wait
-        # until the other run is past its start.
-        echo "  a failed start (exit $rc: $(tail -1 "$tmp/log")): once more in 15 s"
-        sleep 15
+    local try
+    for try in 1 2 3; do
+        [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ] || break
+        # A failed start: again, up to three times. Two sweeps started within
+        # a second or two of each other can abort one at its start (exit 134,
+        # seen with the huge page), and a retry 2 s later failed the same way:
+        # wait until the other run is past its start. Both can fail and retry
+        # together (seen: both again after 15 s), so the wait differs per
+        # sweep (15-24 s, at random).
+        local wait=$((15 + RANDOM % 10))
+        echo "  a failed start (exit $rc: $(tail -1 "$tmp/log")): once more in $wait s"
+        sleep "$wait"
+        start=$SECONDS
         bench_once "$csv" "$@"
         rc=$?
-    fi
+    done
     if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then
         echo "$label $*: exit $rc after $((SECONDS - start)) s ($(tail -1 "$tmp/log"))" >> "$out.skipped"
         echo "  skipped: $label (exit $rc, see $out.skipped)"
