@@ -308,6 +308,15 @@ enum Condition {
     /// hosts or fold unevenly, where the two-level algorithm does not
     /// (docs/smpi.md "1 Gbit/s Ethernet: hosts of 3 to 16 ranks").
     HostBlocksNonPow2,
+    /// `scatterednonpow2`: ranks dealt round robin or otherwise scattered
+    /// ([`Condition::HostsScattered`]) with a host of a number of ranks
+    /// that is not a power of two (3, 5, 6 cores). Dealt round robin over
+    /// hosts of 2^j ranks, the circulant's first j halvings pair ranks of
+    /// one host, so its volume across hosts is the two-level algorithm's;
+    /// over hosts of 3, 5 or 6 it is not, and the circulant takes 2-8x the
+    /// two-level algorithm's time (docs/smpi.md "Ranks dealt round robin
+    /// over hosts of 3, 5 and 6").
+    ScatteredNonPow2,
     /// `hostspow2`: the ranks sit on a power of two of hosts, at least 2
     /// (the two-level algorithm's lanes then run recursive doubling without
     /// its removal steps).
@@ -367,6 +376,7 @@ impl Condition {
             | Condition::HostsFrom(_)
             | Condition::HostsPow2
             | Condition::HostBlocksNonPow2
+            | Condition::ScatteredNonPow2
             | Condition::RemovalSpans
             | Condition::HostsScattered
             | Condition::ShortLastHost
@@ -389,7 +399,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 24] = [
+    const NAMES: [(&'static str, Condition); 25] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -409,6 +419,7 @@ impl Condition {
         ("lane", Condition::Lane),
         ("hostspow2", Condition::HostsPow2),
         ("blocksnonpow2", Condition::HostBlocksNonPow2),
+        ("scatterednonpow2", Condition::ScatteredNonPow2),
         ("removalspans", Condition::RemovalSpans),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
@@ -450,6 +461,7 @@ impl Condition {
             Condition::HostsFrom(n) => s.layout.hosts >= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
             Condition::HostBlocksNonPow2 => s.hosts.in_blocks() && !s.layout.most.is_power_of_two(),
+            Condition::ScatteredNonPow2 => s.hosts == Hosts::Shared && !s.layout.most.is_power_of_two(),
             Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
@@ -1537,6 +1549,15 @@ mod tests {
             (Reduce, 8 << 10, 64, 4, DEALT, Circulant),
             (Reduce, 8 << 10, 16, 4, DEALT, Hierarchical),
             (Reduce, 8 << 10, 48, 4, DEALT, Hierarchical),
+            // Round robin over hosts of 3, 5 and 6: the two-level algorithm
+            // but for the reduce to 128 B.
+            (Allreduce, 8 << 10, 12, 3, DEALT, Hierarchical),
+            (Allreduce, 2 << 20, 160, 5, DEALT, Hierarchical),
+            (Reduce, 128, 48, 6, DEALT, KnomialTree),
+            (Reduce, 512, 24, 3, DEALT, Hierarchical),
+            (Reduce, 512 << 10, 40, 5, DEALT, Hierarchical),
+            (ReduceScatterBlock, 32 << 10, 96, 6, DEALT, Hierarchical),
+            (ReduceScatter, 1 << 10, 192, 3, DEALT, Hierarchical),
             // Round robin at 65-256 processes.
             (Allreduce, 512, 96, 2, DEALT, Hierarchical),
             (Allreduce, 4 << 10, 256, 4, DEALT, Hierarchical),
@@ -1576,6 +1597,12 @@ mod tests {
             let c = choose(&gbe(4267, Allreduce, bytes, p, k, BLOCKS), None, &t);
             assert!(!c.reason.to_string().contains("hostspow2"), "{bytes} B p {p} K {k}: {}", c.reason);
         }
+        // The round-robin rules of hosts of 3, 5, 6: not on hosts of 2, 4 or
+        // 8 dealt round robin, nor on hosts of 3 in blocks, nor beyond 256.
+        let others = [gbe(4267, Allreduce, 8 << 10, 24, 2, DEALT), gbe(4267, Allreduce, 8 << 10, 64, 4, DEALT),
+                      gbe(4267, Reduce, 512 << 10, 64, 8, DEALT), gbe(4267, Allreduce, 8 << 10, 24, 3, BLOCKS),
+                      gbe(4267, Allreduce, 8 << 10, 258, 3, DEALT)];
+        not_by_rule(&t, &others, "scatterednonpow2");
         // Hosts of 8's reduce-scatter rule stops at 16 KiB.
         let c = choose(&gbe(4267, ReduceScatterBlock, 32 << 10, 96, 8, BLOCKS), None, &t);
         assert!(!c.reason.to_string().contains("hostblocks>=8,hostblocks<=8"), "{}", c.reason);

@@ -195,6 +195,9 @@ check "default-gigabit-ethernet-hosts-in-blocks-of-2-np4" 600 "collectives: OK A
 # ... and on hosts of a number of ranks not a power of two (`blocksnonpow2`).
 check "default-gigabit-ethernet-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4M +4-256 +blocksnonpow2,hostblocks<=12,nhalf>=2K,nhalf<8K +hierarchical AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +0-4M +4-16 +blocksnonpow2,hostblocks<=12,nhalf>=2K,nhalf<8K +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=4K FASTRED_LOG=debug "$out/collectives" own quick
+# ... and ranks dealt round robin over hosts of 3 (`scatterednonpow2`): 9 ranks on 3 pretended nodes.
+check "default-gigabit-ethernet-round-robin-hosts-of-3-np9" 600 "collectives: OK AND allreduce of [0-9]+ B on 9 processes: hierarchical \\(default table line [0-9]+: \\* +\\* +8-256 +scatterednonpow2,nhalf>=2K,nhalf<8K +hierarchical AND reduce of (8|[0-9]{2}|1[01][0-9]|12[0-8]) B on 9 processes: knomial_tree \\(default table line [0-9]+: reduce +0-128 +8-256 +scatterednonpow2,nhalf>=2K,nhalf<8K +knomial_tree" \
+    9 env FAKE_NODES=3 "$FAKE" $P FASTRED_NHALF=4K FASTRED_LOG=debug "$out/collectives" own quick
 if [ "$flavour" = mpich ]; then
     check "default-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND network: n.+ = [0-9]+ bytes between rank 0 and rank 2 AND reduce of [0-9]+ B on 4 processes: (knomial_tree \\(default table line [0-9]+: reduce +0-(1K +4-8 +hostblocks|4K +4-8 +hostblocks,nhalf>=8K) +knomial_tree|native MPI \\(default table line [0-9]+: reduce +0-8K +4-8 +hostblocks,mpich,nhalf<1K +native)" \
         4 env -u FASTRED_NHALF FAKE_BLOCK=2 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
