@@ -1549,15 +1549,6 @@ mod tests {
             (Reduce, 8 << 10, 64, 4, DEALT, Circulant),
             (Reduce, 8 << 10, 16, 4, DEALT, Hierarchical),
             (Reduce, 8 << 10, 48, 4, DEALT, Hierarchical),
-            // Round robin over hosts of 3, 5 and 6: the two-level algorithm
-            // but for the reduce to 128 B.
-            (Allreduce, 8 << 10, 12, 3, DEALT, Hierarchical),
-            (Allreduce, 2 << 20, 160, 5, DEALT, Hierarchical),
-            (Reduce, 128, 48, 6, DEALT, KnomialTree),
-            (Reduce, 512, 24, 3, DEALT, Hierarchical),
-            (Reduce, 512 << 10, 40, 5, DEALT, Hierarchical),
-            (ReduceScatterBlock, 32 << 10, 96, 6, DEALT, Hierarchical),
-            (ReduceScatter, 1 << 10, 192, 3, DEALT, Hierarchical),
             // Round robin at 65-256 processes.
             (Allreduce, 512, 96, 2, DEALT, Hierarchical),
             (Allreduce, 4 << 10, 256, 4, DEALT, Hierarchical),
@@ -1597,12 +1588,6 @@ mod tests {
             let c = choose(&gbe(4267, Allreduce, bytes, p, k, BLOCKS), None, &t);
             assert!(!c.reason.to_string().contains("hostspow2"), "{bytes} B p {p} K {k}: {}", c.reason);
         }
-        // The round-robin rules of hosts of 3, 5, 6: not on hosts of 2, 4 or
-        // 8 dealt round robin, nor on hosts of 3 in blocks, nor beyond 256.
-        let others = [gbe(4267, Allreduce, 8 << 10, 24, 2, DEALT), gbe(4267, Allreduce, 8 << 10, 64, 4, DEALT),
-                      gbe(4267, Reduce, 512 << 10, 64, 8, DEALT), gbe(4267, Allreduce, 8 << 10, 24, 3, BLOCKS),
-                      gbe(4267, Allreduce, 8 << 10, 258, 3, DEALT)];
-        not_by_rule(&t, &others, "scatterednonpow2");
         // Hosts of 8's reduce-scatter rule stops at 16 KiB.
         let c = choose(&gbe(4267, ReduceScatterBlock, 32 << 10, 96, 8, BLOCKS), None, &t);
         assert!(!c.reason.to_string().contains("hostblocks>=8,hostblocks<=8"), "{}", c.reason);
@@ -1805,8 +1790,8 @@ mod tests {
         for (coll, bytes, p, hosts, algorithm) in [
             (Allreduce, 2 << 10, 8, 4, RecursiveDoubling),
             (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
-            (Allreduce, 8 << 10, 12, 4, Hierarchical),
-            (Reduce, 512, 12, 2, KnomialTree),
+            (Allreduce, 8 << 10, 12, 6, Hierarchical),
+            (Reduce, 512, 12, 3, KnomialTree),
             (Reduce, 512, 24, 3, KnomialTree),
             (Reduce, 128 << 10, 16, 8, Hierarchical),
             (Reduce, 64 << 10, 24, 12, Hierarchical),
@@ -1817,9 +1802,47 @@ mod tests {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
         }
         // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 64 processes: other rules.
-        let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 4),
-                      at(30 << 10, Allreduce, 2 << 10, 24, 4), at(30 << 10, Reduce, 512, 64, 8)];
+        let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 6),
+                      at(30 << 10, Allreduce, 2 << 10, 24, 6), at(30 << 10, Reduce, 512, 64, 8)];
         not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
+    fn ranks_dealt_round_robin_over_hosts_of_a_size_not_a_power_of_two_run_the_two_level_algorithm() {
+        let t = Table::default_table();
+        // p ranks dealt round robin over hosts of k: the two-level algorithm
+        // from n½ 2 KiB (GbE and the fast networks) but for the short reduce,
+        // by the k-nomial tree to 128 B on GbE and to 512 B on the fast networks.
+        const GBE: usize = 4267;
+        const FAST: usize = 30 << 10;
+        for (nhalf, coll, bytes, p, k, algorithm) in [
+            (GBE, Allreduce, 8 << 10, 12, 3, Hierarchical),
+            (GBE, Allreduce, 2 << 20, 160, 5, Hierarchical),
+            (GBE, Reduce, 128, 48, 6, KnomialTree),
+            (GBE, Reduce, 512, 24, 3, Hierarchical),
+            (GBE, Reduce, 512 << 10, 40, 5, Hierarchical),
+            (GBE, ReduceScatterBlock, 32 << 10, 96, 6, Hierarchical),
+            (GBE, ReduceScatter, 1 << 10, 192, 3, Hierarchical),
+            (FAST, Allreduce, 8, 96, 3, Hierarchical),
+            (FAST, Allreduce, 512, 24, 6, Hierarchical),
+            (FAST, Reduce, 512, 192, 3, KnomialTree),
+            (FAST, Reduce, 2 << 10, 48, 6, Hierarchical),
+            (FAST, ReduceScatterBlock, 256 << 10, 48, 3, Hierarchical),
+            (2 << 10, Allreduce, 4 << 20, 252, 7, Hierarchical),
+        ] {
+            let at = round_robin(nhalf, coll, bytes, p, p / k);
+            let c = choose(&at, None, &t);
+            assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} K {k} n½ {nhalf}: {}", c.reason);
+            assert!(c.reason.to_string().contains("scatterednonpow2"), "{}", c.reason);
+            // An unknown n½ and the slow networks': not these rules.
+            not_by_rule(&t, &[0, 1 << 10, (2 << 10) - 1].map(|n| round_robin(n, coll, bytes, p, p / k)), "scatterednonpow2");
+        }
+        // Not on hosts of 2, 4 or 8 dealt round robin, nor on hosts of 3 in
+        // blocks, nor beyond 256 processes, nor below 8.
+        let others = [round_robin(GBE, Allreduce, 8 << 10, 24, 12), round_robin(GBE, Allreduce, 8 << 10, 64, 16),
+                      round_robin(FAST, Reduce, 512 << 10, 64, 8), Shape { nhalf: GBE, ..in_blocks(Allreduce, 8 << 10, 24, 3) },
+                      round_robin(GBE, Allreduce, 8 << 10, 258, 86), round_robin(FAST, Allreduce, 8 << 10, 6, 2)];
+        not_by_rule(&t, &others, "scatterednonpow2");
     }
 
     #[test]
@@ -1827,12 +1850,12 @@ mod tests {
         let t = Table::default_table();
         for (coll, bytes, p, hosts, algorithm) in [
             (Allreduce, 512, 32, 8, RecursiveDoubling),
-            (Allreduce, 128, 48, 8, Hierarchical),
+            (Allreduce, 128, 48, 12, Hierarchical),
             (Allreduce, 512 << 10, 60, 15, Hierarchical),
             (Reduce, 512, 62, 31, KnomialTree),
             (Reduce, 2 << 20, 56, 7, Hierarchical),
-            (ReduceScatterBlock, 2 << 20, 36, 6, Hierarchical),
-            (ReduceScatter, 1 << 20, 48, 4, Hierarchical),
+            (ReduceScatterBlock, 2 << 20, 36, 9, Hierarchical),
+            (ReduceScatter, 1 << 20, 48, 12, Hierarchical),
         ] {
             fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
         }
