@@ -833,7 +833,7 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
     match shape.hosts {
         Hosts::OnePerHost | Hosts::Lane => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
-        _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, m, Some(table))),
+        _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, shape.nhalf, m, Some(table))),
         // (A short last host is counted full: ⌈p/K⌉ hosts of K.)
         _ if a.implements(coll) && shape.hosts.in_blocks() => {
             let d = a.descriptor();

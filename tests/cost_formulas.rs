@@ -55,7 +55,7 @@ fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
                     let counting = Counting::new(t);
                     let ring = scrambled(p);
                     let hosts = scattered_hosts(p);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()
@@ -655,7 +655,7 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
                 let per_rank = InProcess::run(p, |t| {
                     let counting = Counting::new(t);
                     let (ring, hosts) = (scrambled(p), vec![0; p]);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()
@@ -695,7 +695,7 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
         InProcess::run(hosts.len(), |t| {
             let counting = Counting::new(t);
             let ring: Vec<usize> = (0..hosts.len()).collect();
-            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table() };
+            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
             let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
             (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
             counting.traffic().messages_sent

@@ -108,7 +108,7 @@ fn reference(op: &dyn Reducer, p: usize, n: usize, input: fn(usize, usize) -> Ve
 fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, input: &[u8], blocks: &Blocks, root: usize, separate_input: bool, hosts: &[usize], canonical: bool) -> Option<Vec<u8>> {
     let (ring, model) = (scrambled(t.size()), CostModel::default());
     // Segments (chunks) of 24 bytes for p ≤ 8: many chunks, every boundary case; the model's above.
-    let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts, segment_bytes: (t.size() <= 8).then_some(24), model: &model, canonical, table: common::default_table() };
+    let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts, segment_bytes: (t.size() <= 8).then_some(24), model: &model, canonical, table: common::default_table(), nhalf: 0 };
     let esz = op.elem_size();
     let mine = blocks.bytes(t.rank().min(blocks.len().saturating_sub(1)), esz);
     match (coll, d.run_from) {

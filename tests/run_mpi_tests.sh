@@ -354,13 +354,14 @@ printf 'reduce * * hostblocks<=2 pipeline\nreduce * * hostblocks<=3 tree\n' >"$o
 cat "$root/src/tuning/default.table" >>"$out/hostblocks-up-to.table"
 check "hostblocks-up-to-3-np6" 600 "collectives: OK AND reduce of [0-9]+ B on 6 processes: tree \($out/hostblocks-up-to.table line 2: reduce \* \* hostblocks<=3 tree" 6 \
     env FAKE_BLOCK=3 "$FAKE" $P FASTRED_TUNING="$out/hostblocks-up-to.table" FASTRED_LOG=debug "$out/collectives" own shapes
-# The two-level algorithm's lanes take the table's `lane` rules: on 4 hosts of
-# 2 (blocks) the lanes of the reduce run the k-nomial tree and those of the
-# allreduce recursive doubling, and the results are right.
-printf 'reduce * 4-16 lane knomial_tree\nallreduce * 4-16 lane recursive_doubling\n' >"$out/lanes.table"
+# The two-level algorithm's lanes take the table's `lane` rules, for the
+# network's n½ (here set, 4 KiB): on 4 hosts of 2 (blocks) the lanes of the
+# reduce run the k-nomial tree and those of the allreduce recursive
+# doubling, and the results are right.
+printf 'reduce * 4-16 lane,nhalf>=2K knomial_tree\nallreduce * 4-16 lane recursive_doubling\n' >"$out/lanes.table"
 cat "$root/src/tuning/default.table" >>"$out/lanes.table"
-check "lane-rules-4-hosts-np8" 600 "collectives: OK AND two-level reduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: knomial_tree \($out/lanes.table line 1: reduce \* 4-16 lane knomial_tree AND two-level allreduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: recursive_doubling \($out/lanes.table line 2" 8 \
-    env FAKE_BLOCK=2 "$FAKE" $P FASTRED_TUNING="$out/lanes.table" FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/collectives" own shapes
+check "lane-rules-4-hosts-np8" 600 "collectives: OK AND two-level reduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: knomial_tree \($out/lanes.table line 1: reduce \* 4-16 lane,nhalf>=2K knomial_tree AND two-level allreduce across hosts: [0-9]+ B on 4 processes, [0-9]+ B across a host.s link: recursive_doubling \($out/lanes.table line 2" 8 \
+    env FAKE_BLOCK=2 "$FAKE" $P FASTRED_TUNING="$out/lanes.table" FASTRED_NHALF=4K FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/collectives" own shapes
 # Pieces only between hosts (each end must cut a message alike).
 check "pieces-1k-2-hosts-np5" 600 "collectives: OK" 5 env FAKE_NODES=2 "$FAKE" $P FASTRED_PIECE=1K "$out/collectives" own $variant_mode
 # An exchange step sent in pieces ends delivered: its last piece is

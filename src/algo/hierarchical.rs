@@ -106,11 +106,17 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// up at the bytes that cross a host's link, `link_bytes` (the whole vector:
 /// 16 lanes of 16 KiB are a link's 256 KiB; within a host, `bytes`). Every
 /// lane looks up the same `link_bytes`, so all run the same algorithm even
-/// where their blocks differ by an element.
+/// where their blocks differ by an element. A lane crosses the network whose
+/// n½ the communicator measured (`nhalf`, 0 where not known): it takes the
+/// rules for that network (the `oneperhost,nhalf...` rules measured there;
+/// before, a lane on 1 Gbit/s Ethernet took the fast networks' pipeline rule
+/// for the reduce of 2 MiB at 17-32 hosts, 2-4x slower there). Within a host
+/// there is no network: no `nhalf` rule.
 #[allow(clippy::too_many_arguments)]
-fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, link_bytes: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
+fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, link_bytes: usize, nhalf: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
     let layout = if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) };
-    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, nhalf: 0, floating: canonical, reproducible: canonical, shared_memory: true };
+    let nhalf = if hosts == Hosts::Lane { nhalf } else { 0 };
+    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, nhalf, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let choice = crate::select::choose(&shape, None, table);
     let chosen = choice.algorithm;
@@ -131,11 +137,11 @@ fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Coll
     if t.size() < 2 || data.is_empty() {
         return Ok(());
     }
-    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, link_bytes, job.table, job.model, job.canonical) else {
+    let Some(d) = phase_algorithm(coll, data.len(), data.len() / op.elem_size(), t.size(), hosts, link_bytes, job.nhalf, job.table, job.model, job.canonical) else {
         return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
-    let inner = Job { coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model, canonical: job.canonical, table: job.table };
+    let inner = Job { coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model, canonical: job.canonical, table: job.table, nhalf: job.nhalf };
     (d.run.expect("checked: runs"))(t, op, data, &inner)
 }
 
@@ -418,7 +424,7 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 ///
 /// One host: the best single-level algorithm within it; one rank per host:
 /// the best between hosts.
-pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &CostModel, table: Option<&Table>) -> f64 {
+pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf: usize, m: &CostModel, table: Option<&Table>) -> f64 {
     let best = |coll, bytes, p, m: &CostModel| best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, e)| e);
     let (hosts, lanes, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
     if hosts == 1 {
@@ -438,7 +444,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, m: &Co
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
     let step2 = match table {
-        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, table, m, false)
+        Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, nhalf, table, m, false)
             .and_then(|d| d.estimate)
             .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
         None => best(coll, lane_bytes, hosts, &shared),
@@ -477,19 +483,19 @@ mod tests {
         let only_beta = CostModel { alpha: 0.0, beta: 1.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 0.0 };
         let n = 15 << 16; // divisible by every L below
         for (hosts, k) in [(4, 2), (2, 4), (64, 16), (3, 5), (5, 3)] {
-            let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts, fewest: k, most: k }, &only_beta, None);
+            let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts, fewest: k, most: k }, 0, &only_beta, None);
             let bound = 2.0 * (hosts - 1) as f64 / hosts as f64 * n as f64;
             assert!((e - bound).abs() <= 1e-9 * bound, "{hosts} x {k}: {e} against {bound}");
         }
         // Within a host only: the ring's two phases there, (k−1)/k·n each way.
         let only_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 1.0 };
-        let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, &only_intra, None);
+        let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, 0, &only_intra, None);
         assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
         // Latency within a host only: lg k steps each way where every host
         // holds the same power-of-two k, else the circulant's ⌈lg k⌉ where
         // its copies cost nothing, the ring's k − 1 where they cost more.
         let only_alpha_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 1.0, beta_intra: 0.0 };
-        let steps = |fewest, most, m: &CostModel| two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest, most }, m, None);
+        let steps = |fewest, most, m: &CostModel| two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest, most }, 0, m, None);
         assert_eq!((steps(8, 8, &only_alpha_intra), steps(6, 6, &only_alpha_intra), steps(4, 8, &only_alpha_intra)), (6.0, 6.0, 6.0));
         let copies_dear = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 1.0, beta_intra: 1.0 };
         let transfers = 2.0 * (1.0 - 1.0 / 6.0) * n as f64;
@@ -497,8 +503,8 @@ mod tests {
         // One host, one rank per host: the best single-level estimates.
         let m = CostModel::default();
         let single = |p, m: &CostModel| best_single_level(Collective::Allreduce, n, p, false, m).unwrap().1;
-        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), &m, None), single(8, &m.within_host()));
-        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), &m, None), single(8, &m));
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_host(8), 0, &m, None), single(8, &m.within_host()));
+        assert_eq!(two_level_estimate(Collective::Allreduce, n, Layout::one_per_host(8), 0, &m, None), single(8, &m));
     }
 
     /// A reduce of 16 KiB with one rank on each of 16 hosts: a call, not a lane.
@@ -510,7 +516,7 @@ mod tests {
     fn lanes_take_the_lane_rules_first_and_one_rank_per_host_calls_do_not() {
         let table = Table::parse("reduce 4K-32K 8-16 lane knomial_tree\nreduce * * oneperhost binary_blocks\n", "t").unwrap();
         let m = CostModel::default();
-        let lane = |hosts, lanes: usize| phase_algorithm(Collective::Reduce, 2 << 10, 256, hosts, Hosts::Lane, lanes * (2 << 10), &table, &m, false).unwrap().name;
+        let lane = |hosts, lanes: usize| phase_algorithm(Collective::Reduce, 2 << 10, 256, hosts, Hosts::Lane, lanes * (2 << 10), 0, &table, &m, false).unwrap().name;
         assert_eq!(lane(16, 8), "knomial_tree", "8 lanes of 2 KiB: 16 KiB on a link");
         assert_eq!(lane(16, 32), "binary_blocks", "32 lanes of 2 KiB: 64 KiB, beyond the lane rule");
         assert_eq!(lane(4, 8), "binary_blocks", "4 hosts: fewer than the lane rule's");
@@ -521,7 +527,7 @@ mod tests {
     #[test]
     fn default_lanes_across_4_to_16_hosts_run_the_k_nomial_tree_recursive_doubling_halving_doubling_binary_blocks_and_the_circulant() {
         let (table, m) = (Table::default_table(), CostModel::default());
-        let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, &table, &m, false).unwrap().name;
+        let lane = |coll, bytes: usize, hosts, lanes: usize| phase_algorithm(coll, bytes, bytes / 8, hosts, Hosts::Lane, lanes * bytes, 0, &table, &m, false).unwrap().name;
         assert_eq!(lane(Collective::Reduce, 1 << 10, 16, 16), "knomial_tree", "16 KiB on 16 x 16");
         assert_eq!(lane(Collective::Reduce, 1 << 10, 4, 16), "knomial_tree", "16 KiB on 4 x 16");
         assert_eq!(lane(Collective::Allreduce, 512, 8, 8), "recursive_doubling", "4 KiB on 8 x 8");
@@ -547,14 +553,38 @@ mod tests {
     }
 
     #[test]
+    fn lanes_take_the_rules_of_the_network_they_cross() {
+        let (table, m) = (Table::default_table(), CostModel::default());
+        // 3 lanes of 2 MiB / 3 across 32 hosts (96 ranks dealt round robin over hosts of 3).
+        let lane = |nhalf, hosts| phase_algorithm(Collective::Reduce, 699_048, 87_381, 32, hosts, 2 << 20, nhalf, &table, &m, false).unwrap().name;
+        assert_eq!(lane(0, Hosts::Lane), "pipeline", "n½ not known: the fast networks' rule for one rank per host");
+        assert_eq!(lane(4267, Hosts::Lane), "circulant", "1 Gbit/s Ethernet: its lane rule");
+        let four_mib = phase_algorithm(Collective::Reduce, 1_398_101, 174_762, 32, Hosts::Lane, 4 << 20, 4267, &table, &m, false).unwrap().name;
+        assert_eq!(four_mib, "two_tree", "1 Gbit/s Ethernet, 4 MiB across a link: its rule for one rank per host");
+        // A fast network's reduce lanes across 17-63 hosts: not the Fibonacci
+        // tree or the pipeline of its one-rank-per-host rules, but what they ran
+        // before they saw n½.
+        for hosts in [17, 24, 31, 32, 40, 63] {
+            for link in [8 << 10, 16 << 10, 32 << 10, 64 << 10, 256 << 10, 512 << 10, 4 << 20] {
+                let lane = |nhalf| phase_algorithm(Collective::Reduce, link / 8, link / 64, hosts, Hosts::Lane, link, nhalf, &table, &m, false).unwrap().name;
+                assert_ne!(lane(30 << 10), "fibonacci_tree", "{link} B across {hosts} hosts");
+                assert_eq!(lane(30 << 10), lane(0), "{link} B across {hosts} hosts");
+            }
+        }
+        // Within a host there is no network: the same choice whatever n½.
+        let host = |nhalf| phase_algorithm(Collective::Allreduce, 64 << 10, 8 << 10, 8, Hosts::OneHost, 64 << 10, nhalf, &table, &m, false).unwrap().name;
+        assert_eq!(host(4267), host(0));
+    }
+
+    #[test]
     fn lanes_look_rules_up_at_the_bytes_that_cross_a_link() {
         let table = Table::parse("allreduce 256K- * oneperhost ring\nallreduce * * - recursive_doubling\n", "t").unwrap();
         let m = CostModel::default();
-        let lane = |lanes: usize| phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::Lane, lanes * (16 << 10), &table, &m, false).unwrap().name;
+        let lane = |lanes: usize| phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::Lane, lanes * (16 << 10), 0, &table, &m, false).unwrap().name;
         assert_eq!(lane(1), "recursive_doubling");
         assert_eq!(lane(16), "ring", "16 lanes of 16 KiB put 256 KiB on each host's link");
         // Within a host nothing is shared.
-        let host = phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OneHost, 16 << 10, &table, &m, false).unwrap().name;
+        let host = phase_algorithm(Collective::Allreduce, 16 << 10, 2 << 10, 4, Hosts::OneHost, 16 << 10, 0, &table, &m, false).unwrap().name;
         assert_eq!(host, "recursive_doubling");
     }
 

@@ -65,6 +65,10 @@ pub struct Job<'a> {
     /// The active selection table, for algorithms built of others (the
     /// two-level one chooses its phases' algorithms with it).
     pub table: &'a crate::select::Table,
+    /// The network's n½ between hosts as the communicator measured it (0:
+    /// not known), for the two-level algorithm's lanes across hosts, which
+    /// take the table's rules for that network.
+    pub nhalf: usize,
 }
 
 /// Run an algorithm: `buf` holds this process's input and receives its result

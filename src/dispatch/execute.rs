@@ -112,6 +112,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
         model: &model,
         canonical: plan.canonical,
         table: &st.table,
+        nhalf: placement.map_or(0, |p| p.nhalf),
     };
     // SAFETY (user_slice, user_slice_mut): validation checked the buffers are
     // non-null; MPI defines how many bytes they hold; nothing else borrows them.
