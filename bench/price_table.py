@@ -12,6 +12,7 @@ table) and after (the second), as the compare.py scripts do.
 
     python3 bench/price_table.py DIR BEFORE.table AFTER.table [--nhalf 4267] [--platform flat1g] [--cyclic] [all | bands]
     python3 bench/price_table.py DIR AFTER.table            # the repository's table as before
+    python3 bench/price_table.py DIR --also DIR2 ...        # DIR2's rows too (the faster of two rows of one algorithm)
 
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
@@ -35,6 +36,7 @@ def main():
     ap.add_argument("--nhalf", default="4267")
     ap.add_argument("--platform", default="flat1g")
     ap.add_argument("--cyclic", action="store_true", help="ranks dealt round robin (*-Kpn-cyclic.csv)")
+    ap.add_argument("--also", action="append", default=[], help="another folder of such files (e.g. an algorithm re-swept)")
     args = ap.parse_args()
     show_all = "all" in args.tables
     show_bands = "bands" in args.tables
@@ -43,8 +45,10 @@ def main():
         ap.error("one or two tables")
     before, after = (None, tables[0]) if len(tables) == 1 else tables
     tail = "-cyclic" if args.cyclic else ""
-    points = add_rows({}, os.path.join(args.dir, f"*-{args.platform}-*pn{tail}.csv"), rf"-{args.platform}-(\d+)pn{tail}\.csv$",
-                      lambda m: (args.platform, int(m[1])), lambda m: None)
+    points = {}
+    for folder in [args.dir] + args.also:
+        add_rows(points, os.path.join(folder, f"*-{args.platform}-*pn{tail}.csv"), rf"-{args.platform}-(\d+)pn{tail}\.csv$",
+                 lambda m: (args.platform, int(m[1])), lambda m: None, new_points=folder == args.dir)
     points = {key: p for key, p in drop_unselectable(points).items() if p["algos"]}
     keys = sorted(points)
 

@@ -1437,6 +1437,9 @@ mod tests {
             (Reduce, 2 << 20, 192, 6, Pipeline),
             (ReduceScatterBlock, 64 << 10, 96, 3, Hierarchical),
             (Reduce, 8 << 10, 96, 12, Hierarchical),
+            (Reduce, 64, 12, 3, Hierarchical),
+            (Reduce, 2 << 10, 24, 3, Hierarchical),
+            (Reduce, 2 << 10, 60, 5, Hierarchical),
         ] {
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
                 let c = choose(&at(nhalf, coll, bytes, p, k), None, &t);
@@ -1446,11 +1449,13 @@ mod tests {
             not_by_rule(&t, &[0, 1 << 10, 8 << 10].map(|nhalf| at(nhalf, coll, bytes, p, k)), "blocksnonpow2");
         }
         // Hosts of 4 and 16 (powers of two) and of 24, 258 processes, the
-        // reduce of 2 KiB and of 384 KiB (and of 16-32 KiB from 65 processes),
+        // reduce of 384 KiB (and of 16-32 KiB from 65 processes; below 4 KiB
+        // on fewer than 4 hosts or beyond 64 processes),
         // the reduce-scatter at 17-64 processes (the model's): not these rules.
         let others = [at(4267, Allreduce, 8, 24, 4), at(4267, Allreduce, 8, 48, 16), at(4267, Allreduce, 8, 48, 24),
-                      at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 2 << 10, 24, 3), at(4267, Reduce, 384 << 10, 24, 3),
-                      at(4267, Reduce, 16 << 10, 192, 12), at(4267, Reduce, 32 << 10, 96, 3), at(4267, ReduceScatterBlock, 4 << 10, 18, 3)];
+                      at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 384 << 10, 24, 3),
+                      at(4267, Reduce, 16 << 10, 192, 12), at(4267, Reduce, 32 << 10, 96, 3), at(4267, ReduceScatterBlock, 4 << 10, 18, 3),
+                      at(4267, Reduce, 64, 9, 3), at(4267, Reduce, 64, 96, 3)];
         not_by_rule(&t, &others, "blocksnonpow2");
         assert!(!Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 48, 16)) && Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 50, 5)));
     }
