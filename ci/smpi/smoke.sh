@@ -26,7 +26,7 @@
 #     by 15% (26.8 / 23.4 µs);
 #  8. the common start comes after every rank's gather on a slow network:
 #     48 ranks on flat1g (hosts of 3, 30 us host to host) start no timed call
-#     late, and the default (the k-nomial reduce of 16 B) and the same
+#     late, and the default (the reduce of 16 B: the two-level reduce since stop 59) and the same
 #     algorithm forced give the same time. With the earlier fixed 200 us
 #     margin every rank started late (the gather takes about 210 us there)
 #     and the two differed (125.6 / 124.9 us; 0.90-1.12 in stop 56's sweeps).
