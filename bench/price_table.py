@@ -18,9 +18,8 @@ DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
 network's n½ as the library measures it there (flat1g: 4267 B). With
 `--cyclic`, PREFIX-PLATFORM-Kpn-cyclic.csv files: ranks dealt round robin
-over hosts of K. SMPI's own
-`native`, `shared_memory` and `reproducible` are left out
-(default_vs_fastest.drop_unselectable).
+over hosts of K. SMPI's own `native`, `shared_memory` and `reproducible` are
+left out (default_vs_fastest.drop_unselectable).
 """
 import argparse, os, sys
 from concurrent.futures import ThreadPoolExecutor
