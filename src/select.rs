@@ -1536,11 +1536,11 @@ mod tests {
             (ReduceScatter, 768, 192, 8, BLOCKS, Rabenseifner),
             (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
             (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
-            (Reduce, 256, 48, 4, DEALT, KnomialTree),
+            (Reduce, 256, 48, 4, DEALT, Hierarchical),
             (Reduce, 2 << 10, 8, 2, DEALT, Hierarchical),
             (Reduce, 16 << 10, 12, 2, DEALT, Circulant),
             (Reduce, 128 << 10, 32, 4, DEALT, Hierarchical),
-            (Reduce, 1 << 20, 64, 2, DEALT, Circulant),
+            (Reduce, 1 << 20, 32, 2, DEALT, Circulant),
             (ReduceScatterBlock, 32 << 10, 16, 4, DEALT, Circulant),
             // Round robin, re-swept from one common start: by p.
             (Allreduce, 64, 16, 4, DEALT, RecursiveDoubling),
@@ -1550,7 +1550,21 @@ mod tests {
             (Allreduce, 8 << 10, 32, 4, DEALT, Hierarchical),
             (Allreduce, 8 << 10, 48, 2, DEALT, Circulant),
             (Reduce, 512, 64, 2, DEALT, Hierarchical),
-            (Reduce, 512, 32, 2, DEALT, KnomialTree),
+            (Reduce, 512, 32, 2, DEALT, Hierarchical),
+            // The reduce with the re-swept two-level rows (its lanes on GbE's
+            // rules): the k-nomial tree to 64 B on a power of two of
+            // processes (to 256 B on 2 hosts), the two-level reduce from 32
+            // KiB at 48-64 and at every size at 65-256, but the circulant at
+            // 4097 B-32 KiB on a power of two.
+            (Reduce, 64, 64, 4, DEALT, KnomialTree),
+            (Reduce, 64, 24, 2, DEALT, Hierarchical),
+            (Reduce, 256, 8, 4, DEALT, KnomialTree),
+            (Reduce, 128, 16, 2, DEALT, Hierarchical),
+            (Reduce, 4 << 20, 48, 2, DEALT, Hierarchical),
+            (Reduce, 4 << 20, 32, 2, DEALT, Circulant),
+            (Reduce, 32, 256, 2, DEALT, KnomialTree),
+            (Reduce, 32, 96, 2, DEALT, Hierarchical),
+            (Reduce, 32 << 10, 128, 4, DEALT, Circulant),
             (Reduce, 8 << 10, 64, 4, DEALT, Circulant),
             (Reduce, 8 << 10, 16, 4, DEALT, Hierarchical),
             (Reduce, 8 << 10, 48, 4, DEALT, Hierarchical),
@@ -1560,9 +1574,9 @@ mod tests {
             (Allreduce, 8 << 10, 128, 2, DEALT, Circulant),
             (Allreduce, 2 << 20, 256, 4, DEALT, Circulant),
             (Reduce, 8, 192, 4, DEALT, Hierarchical),
-            (Reduce, 32 << 10, 96, 2, DEALT, Circulant),
+            (Reduce, 32 << 10, 96, 2, DEALT, Hierarchical),
             (Reduce, 128 << 10, 192, 2, DEALT, Hierarchical),
-            (Reduce, 2 << 20, 128, 4, DEALT, Circulant),
+            (Reduce, 2 << 20, 128, 4, DEALT, Hierarchical),
             (ReduceScatterBlock, 2 << 20, 128, 2, DEALT, Circulant),
             (ReduceScatter, 1 << 10, 256, 4, DEALT, Circulant),
         ] {
@@ -1817,13 +1831,14 @@ mod tests {
         let t = Table::default_table();
         // p ranks dealt round robin over hosts of k: the two-level algorithm
         // from n½ 2 KiB (GbE and the fast networks) but for the short reduce,
-        // by the k-nomial tree to 128 B on GbE and to 512 B on the fast networks.
+        // by the k-nomial tree to 64 B on GbE and to 512 B on the fast networks.
         const GBE: usize = 4267;
         const FAST: usize = 30 << 10;
         for (nhalf, coll, bytes, p, k, algorithm) in [
             (GBE, Allreduce, 8 << 10, 12, 3, Hierarchical),
             (GBE, Allreduce, 2 << 20, 160, 5, Hierarchical),
-            (GBE, Reduce, 128, 48, 6, KnomialTree),
+            (GBE, Reduce, 64, 48, 6, KnomialTree),
+            (GBE, Reduce, 128, 96, 3, Hierarchical),
             (GBE, Reduce, 512, 24, 3, Hierarchical),
             (GBE, Reduce, 512 << 10, 40, 5, Hierarchical),
             (GBE, ReduceScatterBlock, 32 << 10, 96, 6, Hierarchical),
