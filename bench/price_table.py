@@ -13,13 +13,17 @@ table) and after (the second), as the compare.py scripts do.
     python3 bench/price_table.py DIR BEFORE.table AFTER.table [--nhalf 4267] [--platform flat1g] [--cyclic] [all | bands]
     python3 bench/price_table.py DIR AFTER.table            # the repository's table as before
     python3 bench/price_table.py DIR --also DIR2 ...        # DIR2's rows too (the faster of two rows of one algorithm)
+    python3 bench/price_table.py DIR --simulated DIR3 ...   # "after": DIR3's check-*.csv default rows, simulated
 
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
 network's n½ as the library measures it there (flat1g: 4267 B). With
 `--cyclic`, PREFIX-PLATFORM-Kpn-cyclic.csv files: ranks dealt round robin
 over hosts of K. SMPI's own `native`, `shared_memory` and `reproducible` are
-left out (default_vs_fastest.drop_unselectable).
+left out (default_vs_fastest.drop_unselectable). With `--simulated DIR3`,
+"after" is the default row of DIR3's check-PLATFORM-Kpn[-cyclic].csv files
+(the new table's default, simulated: it checks the pricing), at the points
+those files hold; AFTER.table is then only asked for the algorithm's name.
 """
 import argparse, os, sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +40,7 @@ def main():
     ap.add_argument("--platform", default="flat1g")
     ap.add_argument("--cyclic", action="store_true", help="ranks dealt round robin (*-Kpn-cyclic.csv)")
     ap.add_argument("--also", action="append", default=[], help="another folder of such files (e.g. an algorithm re-swept)")
+    ap.add_argument("--simulated", help="a folder of check-*.csv files: their default rows are the after")
     args = ap.parse_args()
     show_all = "all" in args.tables
     show_bands = "bands" in args.tables
@@ -63,6 +68,12 @@ def main():
             p = points[key]
             if algorithm in p["algos"]:
                 p[role] = (p["algos"][algorithm], algorithm)
+    if args.simulated:
+        simulated = {}
+        add_rows(simulated, os.path.join(args.simulated, f"check-{args.platform}-*pn{tail}.csv"),
+                 rf"^check-{args.platform}-(\d+)pn{tail}\.csv$", lambda m: (args.platform, int(m[1])), lambda m: "after")
+        points = {key: dict(p, after=simulated[key]["after"]) for key, p in points.items()
+                  if key in simulated and simulated[key]["after"]}
     if show_bands:
         bands(points, GBE_BANDS)
     else:

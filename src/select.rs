@@ -1440,6 +1440,8 @@ mod tests {
             (Reduce, 64, 12, 3, Hierarchical),
             (Reduce, 2 << 10, 24, 3, Hierarchical),
             (Reduce, 2 << 10, 60, 5, Hierarchical),
+            (Reduce, 64, 96, 3, Hierarchical),
+            (Reduce, 32 << 10, 192, 3, Hierarchical),
         ] {
             for nhalf in [2 << 10, 4267, (8 << 10) - 1] {
                 let c = choose(&at(nhalf, coll, bytes, p, k), None, &t);
@@ -1449,13 +1451,13 @@ mod tests {
             not_by_rule(&t, &[0, 1 << 10, 8 << 10].map(|nhalf| at(nhalf, coll, bytes, p, k)), "blocksnonpow2");
         }
         // Hosts of 4 and 16 (powers of two) and of 24, 258 processes, the
-        // reduce of 384 KiB (and of 16-32 KiB from 65 processes; below 4 KiB
-        // on fewer than 4 hosts or beyond 64 processes),
+        // reduce of 384 KiB (and of 16-32 KiB from 65 processes but on hosts
+        // of 3; below 4 KiB on fewer than 4 hosts or beyond 256 processes),
         // the reduce-scatter at 17-64 processes (the model's): not these rules.
         let others = [at(4267, Allreduce, 8, 24, 4), at(4267, Allreduce, 8, 48, 16), at(4267, Allreduce, 8, 48, 24),
                       at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 384 << 10, 24, 3),
-                      at(4267, Reduce, 16 << 10, 192, 12), at(4267, Reduce, 32 << 10, 96, 3), at(4267, ReduceScatterBlock, 4 << 10, 18, 3),
-                      at(4267, Reduce, 64, 9, 3), at(4267, Reduce, 64, 96, 3)];
+                      at(4267, Reduce, 16 << 10, 192, 12), at(4267, Reduce, 32 << 10, 96, 6), at(4267, ReduceScatterBlock, 4 << 10, 18, 3),
+                      at(4267, Reduce, 64, 9, 3), at(4267, Reduce, 64, 258, 3)];
         not_by_rule(&t, &others, "blocksnonpow2");
         assert!(!Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 48, 16)) && Condition::HostBlocksNonPow2.holds(&at(4267, Allreduce, 8, 50, 5)));
     }
@@ -1534,6 +1536,15 @@ mod tests {
             (Reduce, 2 << 10, 192, 6, BLOCKS, Hierarchical),
             (Reduce, 2 << 10, 96, 8, BLOCKS, Hierarchical),
             (ReduceScatter, 768, 192, 8, BLOCKS, Rabenseifner),
+            // At 65-256 processes, the two-level rows re-swept (stop 60): the
+            // two-level reduce to 8 KiB on hosts of 3-12 not a power of two,
+            // to 32 KiB on hosts of 3; halving & doubling for the
+            // reduce-scatter to 32 KiB on 12 hosts of 8.
+            (Reduce, 64, 96, 3, BLOCKS, Hierarchical),
+            (Reduce, 512, 96, 12, BLOCKS, Hierarchical),
+            (Reduce, 16 << 10, 192, 3, BLOCKS, Hierarchical),
+            (Reduce, 16 << 10, 192, 6, BLOCKS, BinaryBlocks),
+            (ReduceScatterBlock, 32256, 96, 8, BLOCKS, Rabenseifner),
             (Allreduce, 4 << 10, 16, 4, DEALT, Hierarchical),
             (Allreduce, 64 << 10, 24, 2, DEALT, Circulant),
             (Reduce, 256, 48, 4, DEALT, Hierarchical),
@@ -1607,8 +1618,8 @@ mod tests {
             let c = choose(&gbe(4267, Allreduce, bytes, p, k, BLOCKS), None, &t);
             assert!(!c.reason.to_string().contains("hostspow2"), "{bytes} B p {p} K {k}: {}", c.reason);
         }
-        // Hosts of 8's reduce-scatter rule stops at 16 KiB.
-        let c = choose(&gbe(4267, ReduceScatterBlock, 32 << 10, 96, 8, BLOCKS), None, &t);
+        // Hosts of 8's reduce-scatter rule stops at 16 KiB but at 65-96 processes.
+        let c = choose(&gbe(4267, ReduceScatterBlock, 32 << 10, 192, 8, BLOCKS), None, &t);
         assert!(!c.reason.to_string().contains("hostblocks>=8,hostblocks<=8"), "{}", c.reason);
         // Before the placement and n½ are known, a call that only these rules
         // tell apart (64 doubles on 200 processes: the `few` rule otherwise;
