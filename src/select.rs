@@ -1428,7 +1428,12 @@ mod tests {
             (Allreduce, 64 << 10, 35, 3, Hierarchical),
             (Reduce, 4 << 10, 10, 5, Hierarchical),
             (Reduce, 256 << 10, 36, 3, Hierarchical),
-            (Reduce, 512 << 10, 60, 6, Pipeline),
+            (Reduce, 512 << 10, 60, 6, Hierarchical),
+            (Reduce, 512 << 10, 36, 6, Pipeline),
+            (Reduce, 256 << 10, 18, 6, Pipeline),
+            (Reduce, 256 << 10, 24, 6, Hierarchical),
+            (Reduce, 1 << 20, 48, 3, Hierarchical),
+            (Reduce, 1 << 20, 36, 3, Pipeline),
             (Reduce, 4 << 20, 28, 7, Pipeline),
             (ReduceScatterBlock, 4 << 10, 12, 3, Hierarchical),
             (ReduceScatter, 1 << 20, 14, 7, Hierarchical),
@@ -1451,11 +1456,11 @@ mod tests {
             not_by_rule(&t, &[0, 1 << 10, 8 << 10].map(|nhalf| at(nhalf, coll, bytes, p, k)), "blocksnonpow2");
         }
         // Hosts of 4 and 16 (powers of two) and of 24, 258 processes, the
-        // reduce of 384 KiB (and of 16-32 KiB from 65 processes but on hosts
+        // reduce of 384 KiB on fewer than 8 hosts (and of 16-32 KiB from 65 processes but on hosts
         // of 3; below 4 KiB on fewer than 4 hosts or beyond 256 processes),
         // the reduce-scatter at 17-64 processes (the model's): not these rules.
         let others = [at(4267, Allreduce, 8, 24, 4), at(4267, Allreduce, 8, 48, 16), at(4267, Allreduce, 8, 48, 24),
-                      at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 384 << 10, 24, 3),
+                      at(4267, Allreduce, 8, 258, 6), at(4267, Reduce, 384 << 10, 18, 3),
                       at(4267, Reduce, 16 << 10, 192, 12), at(4267, Reduce, 32 << 10, 96, 6), at(4267, ReduceScatterBlock, 4 << 10, 18, 3),
                       at(4267, Reduce, 64, 9, 3), at(4267, Reduce, 64, 258, 3)];
         not_by_rule(&t, &others, "blocksnonpow2");
@@ -1504,6 +1509,15 @@ mod tests {
             (Reduce, 16 << 10, 32, 2, BLOCKS, BinaryBlocks),
             (Reduce, 64 << 10, 8, 2, BLOCKS, Hierarchical),
             (Reduce, 1 << 20, 24, 8, BLOCKS, Pipeline),
+            // The reduce with the two-level rows re-swept (stop 60): short on
+            // 4 hosts of 2, 12 and 16 hosts of 2 and 4 hosts of 8; long on
+            // 4-8 hosts of 2 (128-256 KiB) and 24-32 (2-4 MiB).
+            (Reduce, 64, 8, 2, BLOCKS, Hierarchical),
+            (Reduce, 1 << 10, 24, 2, BLOCKS, Hierarchical),
+            (Reduce, 8, 32, 2, BLOCKS, Hierarchical),
+            (Reduce, 256, 32, 8, BLOCKS, Hierarchical),
+            (Reduce, 256 << 10, 16, 2, BLOCKS, Hierarchical),
+            (Reduce, 4 << 20, 48, 2, BLOCKS, Hierarchical),
             (Allreduce, 512, 128, 4, BLOCKS, Hierarchical),
             (Allreduce, 1 << 20, 200, 4, BLOCKS, Rabenseifner),
             (Reduce, 8 << 10, 96, 4, BLOCKS, BinaryBlocks),
