@@ -1733,7 +1733,12 @@ mod tests {
             (Allreduce, 2 << 10, 48, 16, RecursiveDoubling, "32-63"), // 3 hosts
             (Allreduce, 16 << 10, 60, 4, Hierarchical, "32-63"),
             (Reduce, 512, 60, 12, KnomialTree, "32-63"),
-            (Reduce, 8 << 10, 60, 12, Hierarchical, "32-63"),
+            (Reduce, 8 << 10, 56, 8, Hierarchical, "32-63"),
+            // Stop 60, with the two-level rows re-swept.
+            (Reduce, 8 << 10, 60, 12, FibonacciTree, "hostblocks>=12,hostblocks<=12"),
+            (Reduce, 32 << 10, 60, 6, FibonacciTree, "hostblocks>=6,hostblocks<=6"),
+            (Reduce, 2 << 10, 48, 16, KnomialTree, "hostblocks>=16"), // 3 hosts
+            (Reduce, 32 << 10, 48, 16, Hierarchical, "hostblocks>=16"),
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
