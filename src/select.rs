@@ -1909,12 +1909,14 @@ mod tests {
             (Reduce, 2 << 20, 56, 7, Hierarchical),
             (ReduceScatterBlock, 2 << 20, 36, 9, Hierarchical),
             (ReduceScatter, 1 << 20, 48, 12, Hierarchical),
+            (ReduceScatterBlock, 2 << 10, 48, 24, Hierarchical), // stop 60: 16 hosts or more
+            (ReduceScatter, 8 << 10, 62, 31, Hierarchical),
         ] {
-            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "scattered,");
         }
-        // The allreduce of 512 B-4 KiB at 33-63 processes, the reduce-scatter below 1 MiB, 64 processes: other rules.
+        // The allreduce of 512 B-4 KiB at 33-63 processes, the reduce-scatter below 1 MiB (but to 8 KiB on 16 hosts or more), 64 processes: other rules.
         let others = [round_robin(30 << 10, Allreduce, 2 << 10, 48, 6), round_robin(30 << 10, ReduceScatterBlock, 512 << 10, 48, 6),
-                      round_robin(30 << 10, Allreduce, 128, 64, 8)];
+                      round_robin(30 << 10, ReduceScatterBlock, 2 << 10, 48, 12), round_robin(30 << 10, Allreduce, 128, 64, 8)];
         not_by_rule(&t, &others, "nhalf");
     }
 
