@@ -23,7 +23,8 @@ over hosts of K. SMPI's own `native`, `shared_memory` and `reproducible` are
 left out (default_vs_fastest.drop_unselectable). With `--simulated DIR3`,
 "after" is the default row of DIR3's check-PLATFORM-Kpn[-cyclic].csv files
 (the new table's default, simulated: it checks the pricing), at the points
-those files hold; AFTER.table is then only asked for the algorithm's name.
+those files hold (AFTER.table is not priced then: the files name the
+algorithm the default ran).
 """
 import argparse, os, sys
 from concurrent.futures import ThreadPoolExecutor
@@ -49,10 +50,16 @@ def main():
         ap.error("one or two tables")
     before, after = (None, tables[0]) if len(tables) == 1 else tables
     tail = "-cyclic" if args.cyclic else ""
+
+    def add(points, folder, prefix, default_role, new_points=True):
+        """add_rows of folder's PREFIX-PLATFORM-Kpn[-cyclic].csv files (prefix "*": any)."""
+        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn{tail}\.csv$"
+        return add_rows(points, os.path.join(folder, f"{prefix}-{args.platform}-*pn{tail}.csv"), name,
+                        lambda m: (args.platform, int(m[1])), lambda m: default_role, new_points=new_points)
+
     points = {}
     for folder in [args.dir] + args.also:
-        add_rows(points, os.path.join(folder, f"*-{args.platform}-*pn{tail}.csv"), rf"-{args.platform}-(\d+)pn{tail}\.csv$",
-                 lambda m: (args.platform, int(m[1])), lambda m: None, new_points=folder == args.dir)
+        add(points, folder, "*", None, new_points=folder == args.dir)
     points = {key: p for key, p in drop_unselectable(points).items() if p["algos"]}
     keys = sorted(points)
 
@@ -63,15 +70,14 @@ def main():
         with ThreadPoolExecutor(4) as pool:
             return dict(zip(keys, pool.map(one, keys)))
 
-    for role, table in (("before", before), ("after", after)):
+    # With --simulated the after is the check files' default rows: AFTER.table need not be priced.
+    for role, table in (("before", before),) + ((("after", after),) if not args.simulated else ()):
         for key, algorithm in price(table).items():
             p = points[key]
             if algorithm in p["algos"]:
                 p[role] = (p["algos"][algorithm], algorithm)
     if args.simulated:
-        simulated = {}
-        add_rows(simulated, os.path.join(args.simulated, f"check-{args.platform}-*pn{tail}.csv"),
-                 rf"^check-{args.platform}-(\d+)pn{tail}\.csv$", lambda m: (args.platform, int(m[1])), lambda m: "after")
+        simulated = add({}, args.simulated, "check", "after")
         points = {key: dict(p, after=simulated[key]["after"]) for key, p in points.items()
                   if key in simulated and simulated[key]["after"]}
     if show_bands:
