@@ -16,7 +16,8 @@ table) and after (the second), as the compare.py scripts do.
     python3 bench/price_table.py DIR --simulated DIR3 ...   # "after": DIR3's check-*.csv default rows, simulated
 
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
-docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv). `--nhalf` is the
+docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv; PREFIX-PLATFORM-Kpn-small.csv
+too, a sweep's few smallest machines). `--nhalf` is the
 network's n½ as the library measures it there (flat1g: 4267 B). With
 `--cyclic`, PREFIX-PLATFORM-Kpn-cyclic.csv files: ranks dealt round robin
 over hosts of K. SMPI's own `native`, `shared_memory` and `reproducible` are
@@ -52,9 +53,9 @@ def main():
     tail = "-cyclic" if args.cyclic else ""
 
     def add(points, folder, prefix, default_role, new_points=True):
-        """add_rows of folder's PREFIX-PLATFORM-Kpn[-cyclic].csv files (prefix "*": any)."""
-        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn{tail}\.csv$"
-        return add_rows(points, os.path.join(folder, f"{prefix}-{args.platform}-*pn{tail}.csv"), name,
+        """add_rows of folder's PREFIX-PLATFORM-Kpn[-small][-cyclic].csv files (prefix "*": any)."""
+        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn(?:-small)?{tail}\.csv$"
+        return add_rows(points, os.path.join(folder, f"{prefix}-{args.platform}-*pn*{tail}.csv"), name,
                         lambda m: (args.platform, int(m[1])), lambda m: default_role, new_points=new_points)
 
     points = {}

@@ -5,7 +5,7 @@ they are now (its --also keeps the faster of two rows instead).
 
     python3 bench/with_rows.py SWEEP_DIR RESWEPT_DIR OUT_DIR [--variant hierarchical] [--prefix s-] [--cyclic]
 
-SWEEP_DIR holds PREFIX-PLATFORM-Kpn.csv files (every algorithm), RESWEPT_DIR
+SWEEP_DIR holds PREFIX-PLATFORM-Kpn[-small].csv files (every algorithm), RESWEPT_DIR
 hier-PLATFORM-Kpn.csv files (the re-swept variant; any prefix); OUT_DIR gets
 SWEEP_DIR's files with the variant's rows replaced where the re-sweep has the
 point, renamed PREFIX-PLATFORM-Kpn-cyclic.csv with --cyclic (ranks dealt
@@ -23,7 +23,7 @@ def main():
     ap.add_argument("--prefix", default="s-")
     ap.add_argument("--cyclic", action="store_true")
     args = ap.parse_args()
-    name = re.compile(r"-(\w+)-(\d+)pn\.csv$")
+    name = re.compile(r"-(\w+)-(\d+)pn(?:-small)?\.csv$")
     new = {}
     for f in glob.glob(os.path.join(args.resweep, "*-*pn.csv")):
         m = name.search(f)
@@ -32,8 +32,10 @@ def main():
                 new[(m[1], m[2], r["procs"], r["collective"], r["bytes"])] = r
     os.makedirs(args.out, exist_ok=True)
     ratios = []
-    for f in sorted(glob.glob(os.path.join(args.sweep, f"{args.prefix}*-*pn.csv"))):
+    for f in sorted(glob.glob(os.path.join(args.sweep, f"{args.prefix}*-*pn*.csv"))):
         m = name.search(f)
+        if not m:
+            continue
         rows = list(csv.DictReader(open(f)))
         base = os.path.basename(f)[:-4] + ("-cyclic" if args.cyclic else "") + ".csv"
         with open(os.path.join(args.out, base), "w", newline="") as out:
