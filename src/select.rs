@@ -308,6 +308,12 @@ enum Condition {
     /// hosts or fold unevenly, where the two-level algorithm does not
     /// (docs/smpi.md "1 Gbit/s Ethernet: hosts of 3 to 16 ranks").
     HostBlocksNonPow2,
+    /// `blockspow2`: hosts in blocks of a power of two of ranks (2, 4, 8,
+    /// 16 cores), the complement of `blocksnonpow2` among hosts in blocks:
+    /// on 3 hosts the two-level reduce of 8-32 KiB wins on hosts of 2, 4
+    /// and 8 but not of 6 on the fast networks (docs/smpi.md "Hosts in
+    /// blocks at 4-31 processes, re-swept").
+    HostBlocksPow2,
     /// `scatterednonpow2`: ranks dealt round robin or otherwise scattered
     /// ([`Condition::HostsScattered`]) with a host of a number of ranks
     /// that is not a power of two (3, 5, 6 cores). Dealt round robin over
@@ -376,6 +382,7 @@ impl Condition {
             | Condition::HostsFrom(_)
             | Condition::HostsPow2
             | Condition::HostBlocksNonPow2
+            | Condition::HostBlocksPow2
             | Condition::ScatteredNonPow2
             | Condition::RemovalSpans
             | Condition::HostsScattered
@@ -399,7 +406,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 25] = [
+    const NAMES: [(&'static str, Condition); 26] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -419,6 +426,7 @@ impl Condition {
         ("lane", Condition::Lane),
         ("hostspow2", Condition::HostsPow2),
         ("blocksnonpow2", Condition::HostBlocksNonPow2),
+        ("blockspow2", Condition::HostBlocksPow2),
         ("scatterednonpow2", Condition::ScatteredNonPow2),
         ("removalspans", Condition::RemovalSpans),
         ("float", Condition::Floating),
@@ -461,6 +469,7 @@ impl Condition {
             Condition::HostsFrom(n) => s.layout.hosts >= n,
             Condition::HostsPow2 => s.layout.hosts >= 2 && s.layout.hosts.is_power_of_two(),
             Condition::HostBlocksNonPow2 => s.hosts.in_blocks() && !s.layout.most.is_power_of_two(),
+            Condition::HostBlocksPow2 => s.hosts.in_blocks() && s.layout.most.is_power_of_two(),
             Condition::ScatteredNonPow2 => s.hosts == Hosts::Shared && !s.layout.most.is_power_of_two(),
             Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
@@ -1398,10 +1407,11 @@ mod tests {
         let at = |nhalf, coll, bytes, p, k| Shape { nhalf, ..in_blocks(coll, bytes, p, k) };
         for (coll, bytes, p, k, algorithm) in [
             (Allreduce, 2 << 10, 8, 2, RecursiveDoubling),
-            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
+            (Allreduce, 8 << 10, 6, 3, Hierarchical), // recursive doubling until stop 61 (1.10-1.17x the two-level algorithm re-swept)
+            (Allreduce, 8 << 10, 6, 2, RecursiveDoubling), // 3 hosts
             (Allreduce, 16 << 10, 8, 2, Hierarchical),
-            (Reduce, 2 << 10, 8, 2, KnomialTree),
-            (Reduce, 8 << 10, 8, 4, FibonacciTree), // 2 hosts
+            (Reduce, 2 << 10, 8, 4, KnomialTree), // 2 hosts (4 x 2: the two-level algorithm since stop 61)
+            (Reduce, 8 << 10, 6, 3, FibonacciTree), // 2 hosts of 3 (of 4: the binary tree since stop 61)
             (Reduce, 8 << 10, 8, 2, Hierarchical),  // 4 hosts
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "nhalf>=8K");
@@ -1718,9 +1728,11 @@ mod tests {
         for (bytes, p, k) in [(512, 6, 3), (8, 12, 6), (4 << 10, 14, 7), (1 << 10, 30, 15), (64, 12, 3), (8, 20, 5), (2 << 10, 28, 7)] {
             fast_network_takes(&t, |n| at(n, bytes, p, k), Hierarchical, "removalspans");
         }
-        // 2r <= K (2 x 5, 2 x 9, 2 x 10), 3 hosts, 8 hosts, a short last host (8 + 6), beyond 4 KiB: recursive doubling or other rules.
+        // Stop 61 (the two-level rows re-swept): to 8 KiB.
+        fast_network_takes(&t, |n| at(n, 8 << 10, 14, 7), Hierarchical, "removalspans");
+        // 2r <= K (2 x 5, 2 x 9, 2 x 10), 3 hosts, 8 hosts, a short last host (8 + 6), beyond 8 KiB: recursive doubling or other rules.
         let others = [at(30 << 10, 512, 10, 5), at(30 << 10, 512, 18, 9), at(30 << 10, 512, 20, 10), at(30 << 10, 512, 12, 4),
-                      at(30 << 10, 512, 24, 3), at(30 << 10, 512, 14, 8), at(30 << 10, 8 << 10, 14, 7)];
+                      at(30 << 10, 512, 24, 3), at(30 << 10, 512, 14, 8), at(30 << 10, 16 << 10, 14, 7)];
         not_by_rule(&t, &others, "removalspans");
         // Before the ranks' hosts are known, one element on 20 processes depends on them (4 x 5 takes the rule, 2 x 10 does not).
         assert!(t.depends_on_placement(&Shape { nhalf: 30 << 10, ..shape(Allreduce, 8, 20) }));
@@ -1825,6 +1837,40 @@ mod tests {
         // Hosts of 4 at 17-31, 16 processes, 6 processes, a power of two at 160 KiB: other rules.
         let others = [at(30 << 10, 32 << 10, 20, 4), at(30 << 10, 32 << 10, 16, 2), at(30 << 10, 64 << 10, 6, 2), at(30 << 10, 192 << 10, 16, 2)];
         not_by_rule(&t, &others, "nhalf");
+    }
+
+    #[test]
+    fn hosts_in_blocks_at_4_to_31_processes_take_the_rules_refitted_on_the_two_level_rows_re_swept() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        for (coll, bytes, p, k, algorithm, rule) in [
+            (ReduceScatterBlock, 2 << 10, 12, 2, RecursiveHalving, "hosts>=5"), // 6 x 2
+            (ReduceScatter, 512, 20, 4, RecursiveHalving, "hosts>=5"), // 5 x 4
+            (Reduce, 4 << 10, 8, 4, Tree, "hosts<=2"), // 2 x 4
+            (Reduce, 32 << 10, 16, 8, Tree, "hosts<=2"), // 2 x 8
+            (Reduce, 8 << 10, 4, 2, Tree, "hosts<=2"), // 2 x 2
+            (Reduce, 16 << 10, 12, 4, Hierarchical, "blockspow2"), // 3 x 4
+            (Reduce, 8 << 10, 24, 8, Hierarchical, "blockspow2"), // 3 x 8
+            (Reduce, 16 << 10, 18, 6, FibonacciTree, "hostblocks,hosts<=3"), // 3 x 6: the rule from before
+            (Reduce, 2 << 10, 8, 2, Hierarchical, "hosts>=4"), // 4 x 2
+            (Reduce, 4 << 10, 24, 2, Hierarchical, "hosts>=6"), // 12 x 2
+            (Allreduce, 8 << 10, 6, 3, Hierarchical, "4097-8K 6-31"), // 2 x 3
+            (Allreduce, 8 << 10, 8, 2, Hierarchical, "hosts>=4"), // 4 x 2
+            (Allreduce, 8 << 10, 12, 2, RecursiveDoubling, "nonpow2,hostblocks<=2"), // 6 x 2
+            (Allreduce, 32 << 10, 24, 2, BinaryBlocks, "nonpow2,hostblocks<=2"), // 12 x 2
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
+        }
+        // 3 hosts' reduce-scatter (the two-level one), 2 x 2's reduce of 2 KiB (the k-nomial tree), 2 hosts of 6
+        // (the Fibonacci tree), 6 x 2's short reduce, 4 x 4's allreduce of 8 KiB, 6 x 4's of 32 KiB: other rules.
+        let others = [at(30 << 10, ReduceScatterBlock, 2 << 10, 12, 4), at(30 << 10, Reduce, 2 << 10, 4, 2),
+                      at(30 << 10, Reduce, 8 << 10, 12, 6), at(30 << 10, Reduce, 2 << 10, 12, 2),
+                      at(30 << 10, Allreduce, 8 << 10, 16, 4), at(30 << 10, Allreduce, 32 << 10, 24, 4)];
+        for s in others {
+            let c = choose(&s, None, &t);
+            assert!(!["hosts>=5", "hosts<=2,nhalf", "blockspow2", "hosts>=4", "hosts>=6", "hostblocks<=2,nhalf"]
+                        .iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
+        }
     }
 
     /// p ranks on hosts of k consecutive ranks each (the last may hold fewer), placed as the library finds

@@ -161,23 +161,24 @@ done
 # The default on small hosts in blocks (the 4-31 rules): every collective
 # right, and the rules chosen by placement (2 hosts x 3: the two-level
 # reduce-scatter; 2 x 2 on a network of n½ = 64 KiB: the simulated rules at
-# 4-8 processes, the two-level allreduce; 2 x 3 there: the short allreduce's
+# 4-8 processes, the two-level allreduce and the binary tree's reduce of
+# 4-32 KiB; 2 x 3 there: the short allreduce's
 # two-level algorithm (`removalspans`); ranks dealt round robin over 2 hosts
 # there: the two-level reduce-scatter; 4 x 2 there: the long
-# reduce-scatter's halving & doubling; MPICH 2 x 2 with n½ measured: the
+# reduce-scatter's halving & doubling and the two-level reduce of 1-4 KiB; MPICH 2 x 2 with n½ measured: the
 # k-nomial reduce, by either rule, since the pretended hosts' shared memory
 # measures near the 8 KiB bound; or native, should it measure below 1 KiB).
 check "default-hosts-in-blocks-of-3-np6" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +6 +nonpow2,hostblocks +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-one-rank-per-host-np4" 600 "collectives: OK AND reduce of [0-9]+ B on 4 processes: knomial_tree \\(default table line [0-9]+: reduce +0-8K +3-16 +oneperhost,nhalf>=8K +knomial_tree" \
     4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical" \
+check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical AND reduce of [0-9]+ B on 4 processes: tree \\(default table line [0-9]+: reduce +4097-32K +4 +hostblocks,hosts<=2,nhalf>=8K +tree" \
     4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical" \
     4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner" \
+check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner AND reduce of [0-9]+ B on 8 processes: hierarchical \\(default table line [0-9]+: reduce +1025-4K +8 +hostblocks<=2,hosts>=4,nhalf>=8K +hierarchical" \
     8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 # A slow network (n½ 150 B, as the 50 Mbit/s cluster measures): the
 # short-vector rules measured there, per MPI (`nhalf<1K`).
