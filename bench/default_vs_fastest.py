@@ -54,7 +54,9 @@ def report(points, show_all=False):
             slower += ratios[-1] > 1.05
         if show_all or a > 1.05 or b > 1.05:
             platform, k, n, coll, nbytes = key
-            rows.append(f"{platform:9} {n // k:>3} x {k:<3} {coll:21} {nbytes:>9}  before {b:5.2f} ({p['before'][1] if p['before'] else '-'})  "
+            # hosts x K, or p ranks on hosts of at most K ("p r/K") where K does not divide p
+            shape = f"{n // k:>3} x {k:<3}" if n % k == 0 else f"{n:>3} r/{k:<2}"
+            rows.append(f"{platform:9} {shape} {coll:21} {nbytes:>9}  before {b:5.2f} ({p['before'][1] if p['before'] else '-'})  "
                         f"after {a:5.2f} ({p['after'][1]})  fastest {best_algo}")
     print("\n".join(rows))
     gm = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else math.nan

@@ -17,7 +17,7 @@ table) and after (the second), as the compare.py scripts do.
 
 DIR holds PREFIX-PLATFORM-Kpn.csv files (K ranks per host, in blocks; e.g.
 docs/results/smpi/gbe-common-start/after-flat1g-3pn.csv; PREFIX-PLATFORM-Kpn-small.csv
-too, a sweep's few smallest machines). `--nhalf` is the
+too, a sweep's few smallest machines, and -uneven.csv, p not a multiple of K). `--nhalf` is the
 network's n½ as the library measures it there (flat1g: 4267 B). With
 `--cyclic`, PREFIX-PLATFORM-Kpn-cyclic.csv files: ranks dealt round robin
 over hosts of K. SMPI's own `native`, `shared_memory` and `reproducible` are
@@ -53,8 +53,8 @@ def main():
     tail = "-cyclic" if args.cyclic else ""
 
     def add(points, folder, prefix, default_role, new_points=True):
-        """add_rows of folder's PREFIX-PLATFORM-Kpn[-small][-cyclic].csv files (prefix "*": any)."""
-        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn(?:-small)?{tail}\.csv$"
+        """add_rows of folder's PREFIX-PLATFORM-Kpn[-small|-uneven][-cyclic].csv files (prefix "*": any)."""
+        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn(?:-small|-uneven)?{tail}\.csv$"
         return add_rows(points, os.path.join(folder, f"{prefix}-{args.platform}-*pn*{tail}.csv"), name,
                         lambda m: (args.platform, int(m[1])), lambda m: default_role, new_points=new_points)
 

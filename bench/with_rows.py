@@ -5,7 +5,7 @@ they are now (its --also keeps the faster of two rows instead).
 
     python3 bench/with_rows.py SWEEP_DIR RESWEPT_DIR OUT_DIR [--variant hierarchical] [--prefix s-] [--cyclic]
 
-SWEEP_DIR holds PREFIX-PLATFORM-Kpn[-small].csv files (every algorithm), RESWEPT_DIR
+SWEEP_DIR holds PREFIX-PLATFORM-Kpn[-small|-uneven].csv files (every algorithm), RESWEPT_DIR
 hier-PLATFORM-Kpn.csv files (the re-swept variant; any prefix); OUT_DIR gets
 SWEEP_DIR's files with the variant's rows replaced where the re-sweep has the
 point, renamed PREFIX-PLATFORM-Kpn-cyclic.csv with --cyclic (ranks dealt
@@ -23,10 +23,12 @@ def main():
     ap.add_argument("--prefix", default="s-")
     ap.add_argument("--cyclic", action="store_true")
     args = ap.parse_args()
-    name = re.compile(r"-(\w+)-(\d+)pn(?:-small)?\.csv$")
+    name = re.compile(r"-(\w+)-(\d+)pn(?:-small|-uneven)?\.csv$")
     new = {}
-    for f in glob.glob(os.path.join(args.resweep, "*-*pn.csv")):
+    for f in glob.glob(os.path.join(args.resweep, "*-*pn*.csv")):
         m = name.search(f)
+        if not m:
+            continue
         for r in csv.DictReader(open(f)):
             if r["variant"] == args.variant:
                 new[(m[1], m[2], r["procs"], r["collective"], r["bytes"])] = r
