@@ -1888,24 +1888,38 @@ mod tests {
     fn ranks_dealt_round_robin_at_4_to_31_processes_on_a_fast_network() {
         let t = Table::default_table();
         let at = round_robin;
-        for (coll, bytes, p, hosts, algorithm) in [
-            (Allreduce, 2 << 10, 8, 4, RecursiveDoubling),
-            (Allreduce, 8 << 10, 6, 3, RecursiveDoubling),
-            (Allreduce, 8 << 10, 12, 6, Hierarchical),
-            (Reduce, 512, 12, 3, KnomialTree),
-            (Reduce, 512, 24, 3, KnomialTree),
-            (Reduce, 128 << 10, 16, 8, Hierarchical),
-            (Reduce, 64 << 10, 24, 12, Hierarchical),
-            (ReduceScatterBlock, 96, 12, 6, Hierarchical),
-            (ReduceScatter, 32 << 10, 4, 2, Hierarchical),
+        for (coll, bytes, p, hosts, algorithm, rule) in [
+            (Allreduce, 2 << 10, 8, 4, RecursiveDoubling, "scattered,nhalf>=8K"),
+            (Allreduce, 8 << 10, 12, 6, Hierarchical, "scattered,nonpow2,nhalf>=8K"),
+            (Reduce, 512, 12, 3, KnomialTree, "scattered,nhalf>=8K"),
+            (Reduce, 512, 24, 3, KnomialTree, "scattered,nhalf>=8K"),
+            (Reduce, 128 << 10, 16, 8, Hierarchical, "scattered,nhalf>=8K"),
+            (Reduce, 64 << 10, 24, 12, Hierarchical, "scattered,nhalf>=8K"),
+            (ReduceScatter, 32 << 10, 4, 2, Hierarchical, "scattered,hostspow2,nhalf>=8K"),
+            (ReduceScatterBlock, 1 << 20, 12, 6, Hierarchical, "scattered,nhalf>=8K"),
+            // Stop 61 (the two-level rows re-swept): the short allreduce two-level at p not a power of
+            // two (recursive doubling was 1.37-1.64x on 5-7 ranks over 2-3 hosts), the short reduce
+            // two-level on 5 hosts or more (the k-nomial tree up to 1.68x at 9 ranks on 5 hosts), the
+            // reduce-scatters by the circulant on 5 hosts or more but a power of two.
+            (Allreduce, 8 << 10, 6, 3, Hierarchical, "scattered,nonpow2,nhalf>=8K"),
+            (Allreduce, 512, 7, 2, Hierarchical, "scattered,nonpow2,nhalf>=8K"),
+            (Allreduce, 2 << 10, 24, 6, Hierarchical, "scattered,nonpow2,nhalf>=8K"),
+            (Reduce, 512, 9, 5, Hierarchical, "hosts>=5"),
+            (Reduce, 2 << 10, 24, 12, Hierarchical, "hosts>=5"),
+            (ReduceScatterBlock, 96, 12, 6, Circulant, "hosts>=5"),
+            (ReduceScatter, 8 << 10, 24, 12, Circulant, "hosts>=5"),
+            (ReduceScatterBlock, 2 << 10, 16, 8, Hierarchical, "hostspow2"),
         ] {
             assert_eq!(at(0, coll, bytes, p, hosts).hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
-            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, "scattered,nhalf>=8K");
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, rule);
         }
-        // The reduce of 1-4 KiB at 17-31 processes, the allreduce from 64 KiB and beyond 16 processes, 64 processes: other rules.
-        let others = [at(30 << 10, Reduce, 2 << 10, 24, 12), at(30 << 10, Allreduce, 128 << 10, 12, 6),
-                      at(30 << 10, Allreduce, 2 << 10, 24, 6), at(30 << 10, Reduce, 512, 64, 8)];
-        not_by_rule(&t, &others, "nhalf");
+        // The short reduce on 4 hosts, the allreduce from 64 KiB and on a power of two, 64 processes: other rules.
+        let others = [at(30 << 10, Reduce, 2 << 10, 16, 4), at(30 << 10, Allreduce, 128 << 10, 12, 6),
+                      at(30 << 10, Allreduce, 2 << 10, 16, 4), at(30 << 10, Reduce, 512, 64, 8)];
+        for s in others {
+            let c = choose(&s, None, &t);
+            assert!(!["nonpow2,nhalf", "hosts>=5", "hostspow2,nhalf"].iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
+        }
     }
 
     #[test]
