@@ -1923,6 +1923,23 @@ mod tests {
     }
 
     #[test]
+    fn ranks_dealt_round_robin_at_64_to_200_processes_take_the_two_level_algorithm_for_short_vectors_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = round_robin;
+        // Stop 61 (the two-level rows re-swept): p not a power of two to 2 KiB, the reduce of 1-2 KiB
+        // at a power of two, the reduce-scatters to 8 KiB; 96 and 200 ranks over hosts of 2 and 4.
+        for (coll, bytes, p, hosts) in [(Allreduce, 512, 96, 48), (Allreduce, 8, 200, 50), (Reduce, 2 << 10, 96, 24),
+                                        (Reduce, 2 << 10, 128, 64), (ReduceScatterBlock, 8 << 10, 200, 100),
+                                        (ReduceScatter, 768, 64, 16)] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), Hierarchical, "64-200 scattered");
+        }
+        // A power of two below 1 KiB (recursive doubling, the k-nomial tree), beyond 8 KiB, 256 ranks: other rules.
+        let others = [at(30 << 10, Allreduce, 512, 128, 32), at(30 << 10, Reduce, 512, 64, 32),
+                      at(30 << 10, ReduceScatterBlock, 32 << 10, 96, 48), at(30 << 10, Reduce, 512, 256, 64)];
+        not_by_rule(&t, &others, "64-200 scattered");
+    }
+
+    #[test]
     fn ranks_dealt_round_robin_over_hosts_of_a_size_not_a_power_of_two_run_the_two_level_algorithm() {
         let t = Table::default_table();
         // p ranks dealt round robin over hosts of k: the two-level algorithm
