@@ -1991,12 +1991,18 @@ mod tests {
             (ReduceScatter, 1 << 20, 48, 12, Hierarchical),
             (ReduceScatterBlock, 2 << 10, 48, 24, Hierarchical), // stop 60: 16 hosts or more
             (ReduceScatter, 8 << 10, 62, 31, Hierarchical),
+            // Stop 61: to 32 KiB the circulant on 5-15 hosts not a power of two (also on hosts of 6 and 12,
+            // ahead of `scatterednonpow2`), the two-level reduce-scatter on a power of two of hosts.
+            (ReduceScatterBlock, 2 << 10, 48, 12, Circulant),
+            (ReduceScatterBlock, 384, 48, 6, Circulant),
+            (ReduceScatter, 8 << 10, 36, 6, Circulant),
+            (ReduceScatterBlock, 32 << 10, 48, 8, Hierarchical),
         ] {
             fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "scattered,");
         }
-        // The allreduce of 512 B-4 KiB at 33-63 processes, the reduce-scatter below 1 MiB (but to 8 KiB on 16 hosts or more), 64 processes: other rules.
+        // The allreduce of 512 B-4 KiB at 33-63 processes, the reduce-scatter of 64 KiB-512 KiB, 64 processes: other rules.
         let others = [round_robin(30 << 10, Allreduce, 2 << 10, 48, 6), round_robin(30 << 10, ReduceScatterBlock, 512 << 10, 48, 6),
-                      round_robin(30 << 10, ReduceScatterBlock, 2 << 10, 48, 12), round_robin(30 << 10, Allreduce, 128, 64, 8)];
+                      round_robin(30 << 10, ReduceScatterBlock, 64 << 10, 48, 12), round_robin(30 << 10, Allreduce, 128, 64, 8)];
         not_by_rule(&t, &others, "nhalf");
     }
 
