@@ -342,6 +342,13 @@ enum Condition {
     ShortLastHost,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
+    /// `unequalhosts`: several hosts, some with several ranks, holding
+    /// different numbers of ranks (dealt round robin with p not a multiple
+    /// of the hosts, a short last host). The two-level algorithm then runs
+    /// as many lanes as the fewest: over hosts of 2 and 1 one lane rank per
+    /// host reduces what two share elsewhere (docs/smpi.md "The fast
+    /// networks' small hosts and round robin re-swept after the lanes fix").
+    UnequalHosts,
     /// `nhalf>=N`: the network's n½ between hosts is at least N bytes
     /// (a fast network, where bandwidth decides only from longer messages;
     /// false where n½ is not known).
@@ -388,6 +395,7 @@ impl Condition {
             | Condition::HostsScattered
             | Condition::ShortLastHost
             | Condition::Lane
+            | Condition::UnequalHosts
             | Condition::NhalfFrom(_)
             | Condition::NhalfBelow(_) => true,
             Condition::Pow2
@@ -406,7 +414,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 26] = [
+    const NAMES: [(&'static str, Condition); 27] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -429,6 +437,7 @@ impl Condition {
         ("blockspow2", Condition::HostBlocksPow2),
         ("scatterednonpow2", Condition::ScatteredNonPow2),
         ("removalspans", Condition::RemovalSpans),
+        ("unequalhosts", Condition::UnequalHosts),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -475,6 +484,7 @@ impl Condition {
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
+            Condition::UnequalHosts => s.hosts.shared() && s.layout.fewest < s.layout.most,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
             Condition::NhalfBelow(n) => s.nhalf > 0 && s.nhalf < n,
             Condition::Floating => s.floating,
@@ -1920,6 +1930,27 @@ mod tests {
             let c = choose(&s, None, &t);
             assert!(!["nonpow2,nhalf", "hosts>=5", "hostspow2,nhalf"].iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
         }
+    }
+
+    #[test]
+    fn hosts_of_unequal_sizes_dealt_round_robin_take_the_ring_for_long_reduce_scatters_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = round_robin;
+        // 9 ranks on 5 hosts (2, 2, 2, 2, 1), 7 on 3 (3, 2, 2), 14 on 4 (4, 4, 3, 3): unequal hosts.
+        for (coll, bytes, p, hosts) in [(ReduceScatterBlock, 512 << 10, 9, 5), (ReduceScatter, 2 << 20, 7, 3),
+                                        (Allreduce, 2 << 20, 14, 4)] {
+            let s = at(30 << 10, coll, bytes, p, hosts);
+            assert!(Condition::UnequalHosts.holds(&s), "{s:?}");
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), Ring, "unequalhosts");
+        }
+        // Equal hosts (8 on 4), one rank per host, hosts in blocks of equal size: not unequal.
+        assert!(!Condition::UnequalHosts.holds(&at(30 << 10, Allreduce, 8, 8, 4)));
+        assert!(!Condition::UnequalHosts.holds(&Shape { nhalf: 30 << 10, ..shape(Allreduce, 8, 8) }));
+        assert!(!Condition::UnequalHosts.holds(&placed_in_blocks(30 << 10, Allreduce, 8, 8, 2)));
+        assert!(Condition::UnequalHosts.holds(&placed_in_blocks(30 << 10, Allreduce, 8, 7, 2)));
+        // The allreduce of 512 KiB, the reduce, equal hosts, 32 processes: other rules.
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 9, 5), at(30 << 10, Reduce, 2 << 20, 9, 5),
+                          at(30 << 10, ReduceScatterBlock, 2 << 20, 8, 4), at(30 << 10, ReduceScatterBlock, 2 << 20, 33, 5)], "unequalhosts");
     }
 
     #[test]
