@@ -1919,6 +1919,7 @@ mod tests {
             (ReduceScatterBlock, 96, 12, 6, Circulant, "hosts>=5"),
             (ReduceScatter, 8 << 10, 24, 12, Circulant, "hosts>=5"),
             (ReduceScatterBlock, 2 << 10, 16, 8, Hierarchical, "hostspow2"),
+            (Reduce, 8 << 10, 8, 2, Tree, "hosts<=2,nhalf>=8K"), // 2 hosts: the two-level reduce up to 1.46x
         ] {
             assert_eq!(at(0, coll, bytes, p, hosts).hosts, Hosts::Shared, "p {p} on {hosts} hosts, round robin");
             fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, rule);
