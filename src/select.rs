@@ -311,8 +311,8 @@ enum Condition {
     /// `blockspow2`: hosts in blocks of a power of two of ranks (2, 4, 8,
     /// 16 cores), the complement of `blocksnonpow2` among hosts in blocks:
     /// on 3 hosts the two-level reduce of 8-32 KiB wins on hosts of 2, 4
-    /// and 8 but not of 6 on the fast networks (docs/smpi.md "Hosts in
-    /// blocks at 4-31 processes, re-swept").
+    /// and 8 but not of 6 on the fast networks (docs/smpi.md "The fast
+    /// networks' small hosts and round robin re-swept after the lanes fix").
     HostBlocksPow2,
     /// `scatterednonpow2`: ranks dealt round robin or otherwise scattered
     /// ([`Condition::HostsScattered`]) with a host of a number of ranks
