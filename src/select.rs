@@ -889,9 +889,14 @@ mod tests {
 
     /// Asserts that no shape is decided by a rule whose text contains `rule`.
     fn not_by_rule(t: &Table, shapes: &[Shape], rule: &str) {
+        not_by_rules(t, shapes, &[rule]);
+    }
+
+    /// None of `shapes` is chosen by a rule whose text contains any of `rules`.
+    fn not_by_rules(t: &Table, shapes: &[Shape], rules: &[&str]) {
         for s in shapes {
             let c = choose(s, None, t);
-            assert!(!c.reason.to_string().contains(rule), "{s:?}: {}", c.reason);
+            assert!(!rules.iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
         }
     }
 
@@ -1876,11 +1881,7 @@ mod tests {
         let others = [at(30 << 10, ReduceScatterBlock, 2 << 10, 12, 4), at(30 << 10, Reduce, 2 << 10, 4, 2),
                       at(30 << 10, Reduce, 8 << 10, 12, 6), at(30 << 10, Reduce, 2 << 10, 12, 2),
                       at(30 << 10, Allreduce, 8 << 10, 16, 4), at(30 << 10, Allreduce, 32 << 10, 24, 4)];
-        for s in others {
-            let c = choose(&s, None, &t);
-            assert!(!["hosts>=5", "hosts<=2,nhalf", "blockspow2", "hosts>=4", "hosts>=6", "hostblocks<=2,nhalf"]
-                        .iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
-        }
+        not_by_rules(&t, &others, &["hosts>=5", "hosts<=2,nhalf", "blockspow2", "hosts>=4", "hosts>=6", "hostblocks<=2,nhalf"]);
     }
 
     /// p ranks on hosts of k consecutive ranks each (the last may hold fewer), placed as the library finds
@@ -1927,10 +1928,7 @@ mod tests {
         // The short reduce on 4 hosts, the allreduce from 64 KiB and on a power of two, 64 processes: other rules.
         let others = [at(30 << 10, Reduce, 2 << 10, 16, 4), at(30 << 10, Allreduce, 128 << 10, 12, 6),
                       at(30 << 10, Allreduce, 2 << 10, 16, 4), at(30 << 10, Reduce, 512, 64, 8)];
-        for s in others {
-            let c = choose(&s, None, &t);
-            assert!(!["nonpow2,nhalf", "hosts>=5", "hostspow2,nhalf"].iter().any(|r| c.reason.to_string().contains(r)), "{s:?}: {}", c.reason);
-        }
+        not_by_rules(&t, &others, &["nonpow2,nhalf", "hosts>=5", "hostspow2,nhalf"]);
     }
 
     #[test]
