@@ -176,7 +176,7 @@ check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND a
     4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +0-32K +4-31 +scattered,hostspow2,nhalf>=8K +hierarchical" \
+check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +0-32K +4-63 +scattered,hostspow2,nhalf>=8K +hierarchical" \
     4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-long-4-hosts-of-2-np8" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 8 processes: rabenseifner \\(default table line [0-9]+: reduce_scatter_block +256K-1M +8-16 +pow2,hostblocks,nhalf>=8K +rabenseifner AND reduce of [0-9]+ B on 8 processes: hierarchical \\(default table line [0-9]+: reduce +1025-4K +8 +hostblocks<=2,hosts>=4,nhalf>=8K +hierarchical" \
     8 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
@@ -516,7 +516,7 @@ run_case "cli-explain-long-reduce-hostblocks" 60 0 "ranks per host: 16, in rank 
 run_case "cli-explain-small-hosts-in-blocks" 60 0 "ranks per host: 8, in rank order.* AND decision: fibonacci_tree +\\(default table line [0-9]+: reduce +4097-32K +9-31 +hostblocks,hosts<=3 +fibonacci_tree" \
     "$cli" explain --coll reduce --procs 24 --bytes 16K --ranks-per-host 8
 run_case "cli-explain-fast-network" 60 0 "network n.+ between hosts: 30720 B AND decision: knomial_tree +\\(default table line [0-9]+: reduce +0-4K +4-8 +hostblocks,nhalf>=8K +knomial_tree" \
-    "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 2 --nhalf 30K
+    "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 4 --nhalf 30K
 run_case "cli-explain-network-not-given" 60 0 "network n.+ between hosts: not given AND decision: rabenseifner +\\(default table line [0-9]+: reduce +1025- +\\* +pow2 +rabenseifner" \
     env -u FASTRED_NHALF "$cli" explain --coll reduce --procs 8 --bytes 2K --ranks-per-host 2
 run_case "cli-explain-forced" 60 0 "decision: pipeline +\(forced by FASTRED_ALGO" env FASTRED_ALGO=reduce:pipeline "$cli" explain --coll reduce --procs 5 --bytes 1K

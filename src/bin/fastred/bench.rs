@@ -301,6 +301,11 @@ fn write_table(records: &[Record], origin: &str, out: &str, csv: &Path) -> i32 {
 mod tests {
     use super::*;
 
+    /// The measured rules of a tuned table (those before the default table
+    /// it carries) for `coll` whose line contains `procs`.
+    fn measured_rules<'a>(t: &'a str, coll: &str, procs: &str) -> Vec<&'a str> {
+        t.lines().take_while(|l| !l.starts_with("# ---- the default table")).filter(|l| l.starts_with(coll) && l.contains(procs)).collect()
+    }
 
     #[test]
     fn tuning_table_merges_runs_of_winners_and_parses() {
@@ -311,7 +316,7 @@ mod tests {
             }
         }
         let t = tuning_table(&r, "test");
-        let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
+        let rules = measured_rules(&t, "allreduce", " 8 ");
         assert_eq!(rules.len(), 3, "{t}");
         assert!(rules[0].contains("0-2896") && rules[0].ends_with("tree"), "{}", rules[0]);
         assert!(rules[1].contains("2897-11585") && rules[1].ends_with("ring"), "{}", rules[1]);
@@ -352,7 +357,7 @@ mod tests {
             }
         }
         let t = tuning_table(&r, "test");
-        let rules: Vec<&str> = t.lines().filter(|l| l.starts_with("allreduce") && l.contains(" 8 ")).collect();
+        let rules = measured_rules(&t, "allreduce", " 8 ");
         assert_eq!(rules.len(), 3, "{t}");
         for (placement, fast) in fastest {
             assert!(rules.iter().any(|l| l.contains(&format!(" {placement} ")) && l.ends_with(fast)), "{t}");
