@@ -1869,7 +1869,7 @@ mod tests {
             (Reduce, 16 << 10, 18, 6, FibonacciTree, "hostblocks,hosts<=3"), // 3 x 6: the rule from before
             (Reduce, 2 << 10, 8, 2, Hierarchical, "hosts>=4"), // 4 x 2
             (Reduce, 4 << 10, 24, 2, Hierarchical, "hosts>=6"), // 12 x 2
-            (Allreduce, 8 << 10, 6, 3, Hierarchical, "4097-8K 6-31"), // 2 x 3
+            (Allreduce, 8 << 10, 6, 3, Hierarchical, "0-8K 6-31"), // 2 x 3: the removalspans rule
             (Allreduce, 8 << 10, 8, 2, Hierarchical, "hosts>=4"), // 4 x 2
             (Allreduce, 8 << 10, 12, 2, RecursiveDoubling, "nonpow2,hostblocks<=2"), // 6 x 2
             (Allreduce, 32 << 10, 24, 2, BinaryBlocks, "nonpow2,hostblocks<=2"), // 12 x 2

@@ -174,7 +174,7 @@ check "default-fast-network-one-rank-per-host-np4" 600 "collectives: OK AND redu
     4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-hosts-in-blocks-of-2-np4" 600 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: allreduce +8193-32K +4-8 +hostblocks,nhalf>=8K +hierarchical AND reduce of [0-9]+ B on 4 processes: tree \\(default table line [0-9]+: reduce +4097-32K +4 +hostblocks,hosts<=2,nhalf>=8K +tree" \
     4 env FAKE_BLOCK=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
-check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-4K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
+check "default-fast-network-hosts-of-3-np6" 600 "collectives: OK AND allreduce of [0-9]+ B on 6 processes: hierarchical \\(default table line [0-9]+: allreduce +0-8K +6-31 +hostblocks,hostspow2,hosts<=4,removalspans,nhalf>=8K +hierarchical" \
     6 env FAKE_BLOCK=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
 check "default-fast-network-round-robin-np4" 600 "collectives: OK AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +\\* +4-16 +scattered,nhalf>=8K +hierarchical AND reduce_scatter_block of [0-9]+ B on 4 processes: hierarchical \\(default table line [0-9]+: reduce_scatter_block +0-32K +4-63 +scattered,hostspow2,nhalf>=8K +hierarchical" \
     4 env FAKE_NODES=2 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/collectives" own quick
