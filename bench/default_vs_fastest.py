@@ -19,6 +19,12 @@ def drop(points, variant):
     return points
 
 
+# What may follow `-Kpn` in a sweep file's name before `.csv` (and
+# `-cyclic`): `-small`, a sweep's few smallest machines; `-uneven`, p not a
+# multiple of K (bench/price_table.py, bench/with_rows.py).
+MACHINE_TAG = r"(?:-small|-uneven)?"
+
+
 # Size bands (bytes, inclusive) of the 1 Gbit/s Ethernet reports
 # (docs/results/smpi/gbe/compare.py, bench/price_table.py).
 GBE_BANDS = [(0, 1024), (1025, 8192), (8193, 65536), (65537, 1 << 20), ((1 << 20) + 1, 1 << 30)]

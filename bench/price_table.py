@@ -31,7 +31,7 @@ import argparse, os, sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from default_vs_fastest import GBE_BANDS, add_rows, bands, drop_unselectable, explain_choice, report
+from default_vs_fastest import GBE_BANDS, MACHINE_TAG, add_rows, bands, drop_unselectable, explain_choice, report
 
 
 def main():
@@ -54,7 +54,7 @@ def main():
 
     def add(points, folder, prefix, default_role, new_points=True):
         """add_rows of folder's PREFIX-PLATFORM-Kpn[-small|-uneven][-cyclic].csv files (prefix "*": any)."""
-        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn(?:-small|-uneven)?{tail}\.csv$"
+        name = (r"-" if prefix == "*" else rf"^{prefix}-") + rf"{args.platform}-(\d+)pn{MACHINE_TAG}{tail}\.csv$"
         return add_rows(points, os.path.join(folder, f"{prefix}-{args.platform}-*pn*{tail}.csv"), name,
                         lambda m: (args.platform, int(m[1])), lambda m: default_role, new_points=new_points)
 

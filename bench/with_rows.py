@@ -11,7 +11,10 @@ SWEEP_DIR's files with the variant's rows replaced where the re-sweep has the
 point, renamed PREFIX-PLATFORM-Kpn-cyclic.csv with --cyclic (ranks dealt
 round robin, for price_table.py --cyclic). Prints how many rows moved.
 """
-import argparse, csv, glob, os, re
+import argparse, csv, glob, os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from default_vs_fastest import MACHINE_TAG
 
 
 def main():
@@ -23,7 +26,7 @@ def main():
     ap.add_argument("--prefix", default="s-")
     ap.add_argument("--cyclic", action="store_true")
     args = ap.parse_args()
-    name = re.compile(r"-(\w+)-(\d+)pn(?:-small|-uneven)?\.csv$")
+    name = re.compile(rf"-(\w+)-(\d+)pn{MACHINE_TAG}\.csv$")
     new = {}
     for f in glob.glob(os.path.join(args.resweep, "*-*pn*.csv")):
         m = name.search(f)
