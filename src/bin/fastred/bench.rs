@@ -179,6 +179,9 @@ pub fn size_ranges(records: &[Record]) -> BTreeMap<(String, usize), Vec<SizeRang
     out
 }
 
+/// The line of a tuned table after which the default table it carries follows.
+const DEFAULT_TABLE_MARK: &str = "# ---- the default table ----";
+
 /// A tuning table from measurements ([`size_ranges`]); the default table
 /// follows for every shape not measured.
 pub fn tuning_table(records: &[Record], origin: &str) -> String {
@@ -220,7 +223,7 @@ pub fn tuning_table(records: &[Record], origin: &str) -> String {
             }
         }
     }
-    out += "\n# ---- the default table ----\n";
+    out += &format!("\n{DEFAULT_TABLE_MARK}\n");
     out += fastred::select::DEFAULT_TABLE;
     out
 }
@@ -304,7 +307,7 @@ mod tests {
     /// The measured rules of a tuned table (those before the default table
     /// it carries) for `coll` whose line contains `procs`.
     fn measured_rules<'a>(t: &'a str, coll: &str, procs: &str) -> Vec<&'a str> {
-        t.lines().take_while(|l| !l.starts_with("# ---- the default table")).filter(|l| l.starts_with(coll) && l.contains(procs)).collect()
+        t.lines().take_while(|l| *l != DEFAULT_TABLE_MARK).filter(|l| l.starts_with(coll) && l.contains(procs)).collect()
     }
 
     #[test]
