@@ -707,3 +707,37 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
         assert_eq!(sent, host_sends[r % per_host] + 3, "rank {r}: {sent} messages");
     }
 }
+
+/// The two-level allreduce of 64 KiB on 3 hosts of 4 and one of 2, in
+/// blocks: 4 lanes (the most ranks on a host), the host of 2's ranks serving
+/// two each, one after the other. Every rank of a host of 4 receives what
+/// it receives on 4 hosts of 4 (within its host (1 − 1/4)·n each way, its
+/// lane's n/4 across hosts); each rank of the host of 2 receives n/2 each way
+/// within its host and two lanes' worth across. (With as many lanes as the
+/// fewest ranks, 2, two ranks of each host of 4 sat out the lanes.) The ring
+/// within hosts (no latency there), bytes of u8 so every split is exact.
+#[test]
+fn hierarchical_on_unequal_hosts_runs_a_lane_per_rank_of_the_largest_host() {
+    let n = 64 << 10;
+    let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
+    let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
+    let none = Blocks::even(0, 1);
+    let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
+    let received = |hosts: &[usize]| {
+        InProcess::run(hosts.len(), |t| {
+            let counting = Counting::new(t);
+            let ring: Vec<usize> = (0..hosts.len()).collect();
+            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+            let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+            (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
+            counting.traffic().bytes_received as usize
+        })
+    };
+    let equal = received(&(0..16).map(|r| r / 4).collect::<Vec<_>>());
+    let unequal = received(&(0..14).map(|r| r / 4).collect::<Vec<_>>());
+    let within_host = |k: usize| 2 * (k - 1) * n / k;
+    let lane = equal[0] - within_host(4);
+    assert!(equal.iter().all(|&b| b == equal[0]), "{equal:?}");
+    assert_eq!(&unequal[..12], &equal[..12], "ranks of the hosts of 4");
+    assert_eq!(&unequal[12..], &[within_host(2) + 2 * lane; 2], "the host of 2's ranks: two lanes each");
+}

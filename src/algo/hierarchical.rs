@@ -4,19 +4,22 @@
 //! `smp_rsag`):
 //!
 //! 1. within each host, a reduce-scatter cuts the vector into L blocks, L =
-//!    the fewest ranks on any host: the host's rank of local index l < L ends
-//!    with block l reduced over its host. Recursive halving (Rabenseifner
+//!    the most ranks on any host: on a host of L ranks, local index l ends
+//!    with block l reduced over its host; on a host of k < L, each rank ends
+//!    with a run of about L/k adjacent blocks ([`served`]). Recursive halving (Rabenseifner
 //!    2004 §3.5) where every host holds the same power-of-two number of
 //!    ranks, else the circulant (Träff 2025) where its ⌈lg K⌉ rounds save
 //!    more than its copies cost, else the ring (Patarasuk & Yuan §3.2)
 //!    ([`WithinHost`]);
-//! 2. lane l (the ranks of local index l, one per host) reduces block l
-//!    across the hosts: L inter-host operations at once, all with the
+//! 2. lane l (the rank that holds block l, one per host) reduces block l
+//!    across the hosts: L inter-host operations at once (a rank that serves
+//!    several runs them one after the other, lowest first, so no lane waits
+//!    on a higher one), all with the
 //!    algorithm the active table chooses for a lane (one rank per host) of
 //!    the host count at the whole vector's bytes, which cross each host's
 //!    link (the α-β-γ model's where the table names none);
 //! 3. allreduce: within each host, the allgather of the L blocks that
-//!    reverses step 1; reduce: the lane ranks on the root's host send their
+//!    reverses step 1; reduce: the ranks on the root's host send their
 //!    blocks to the root, which posts all its receives at once (with
 //!    halving, a gather by distance halving).
 //!
@@ -24,8 +27,9 @@
 //! the blocks each lane member must end with are contiguous ([`Parts`]);
 //! step 3 hands every block to its rank within the host.
 //!
-//! Any number of ranks per host (beyond L they help in step 1 only), in any
-//! rank positions. Needs a commutative op. Each block is reduced by one lane
+//! Any number of ranks per host, in any rank positions. Before, L was the
+//! fewest ranks on a host: on hosts of 16 and one of 4, 12 ranks of each host
+//! of 16 sat out step 2 and step 1 scattered 4 blocks of n/4 over 16 ranks. Needs a commutative op. Each block is reduced by one lane
 //! and copied, so every rank gets bit-identical results. Where the call must
 //! follow the canonical order (`FASTRED_REPRODUCIBLE`), step 1 is a
 //! reduce-scatter that computes it and step 2 an algorithm that does: on
@@ -46,22 +50,32 @@ use crate::scratch::Pooled;
 use crate::select::{Hosts, Layout, Shape, Table};
 use std::ops::Range;
 
-/// This rank's two groups.
+/// This rank's host and the lanes it serves.
 struct Groups {
     /// The ranks on this rank's host, ascending; this rank is `local[my_local]`.
     local: Pooled<usize>,
     my_local: usize,
-    /// L: the fewest ranks on any host.
+    /// L: the most ranks on any host, one lane per local index there.
     lanes: usize,
-    /// This rank's lane (one rank per host, ascending; empty if my_local ≥ L);
-    /// this rank is `lane[my_lane_position]`.
-    lane: Pooled<usize>,
-    my_lane_position: usize,
+    /// The lanes this rank serves ([`served`]): its own on a host of L
+    /// ranks; on a host of k < L, L/k of them (rounded either way), one
+    /// after the other.
+    my_lanes: Range<usize>,
     /// Every rank's index among the ranks of its host.
     local_index: Pooled<usize>,
+    /// How many ranks share every rank's host.
+    host_size: Pooled<usize>,
     /// Every host holds the same power-of-two number of ranks: the phases
     /// within a host halve and double ([`WithinHost::Halving`]).
     halving: bool,
+}
+
+/// The lanes, of `lanes`, that the rank of local index `i` on a host of `k`
+/// ranks serves: lane l goes to local index ⌊l·k/L⌋, so each rank serves a
+/// contiguous run (its blocks are adjacent) and the runs of a host's ranks
+/// differ in length by at most one.
+fn served(i: usize, k: usize, lanes: usize) -> Range<usize> {
+    (i * lanes).div_ceil(k)..((i + 1) * lanes).div_ceil(k)
 }
 
 impl Groups {
@@ -73,14 +87,24 @@ impl Groups {
             local_index.push(ranks_on[h]);
             ranks_on[h] += 1;
         }
-        let lanes = ranks_on.iter().copied().filter(|&k| k > 0).min().unwrap_or(1);
+        let host_size: Pooled<usize> = hosts.iter().map(|&h| ranks_on[h]).collect();
+        let lanes = ranks_on.iter().copied().max().unwrap_or(1).max(1);
         let me = hosts[rank];
         let my_local = local_index[rank];
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
-        let lane: Pooled<usize> = if my_local < lanes { (0..hosts.len()).filter(|&r| local_index[r] == my_local).collect() } else { Pooled::new() };
-        let my_lane_position = lane.iter().position(|&r| r == rank).unwrap_or(0);
+        let my_lanes = served(my_local, local.len(), lanes);
         let halving = lanes.is_power_of_two() && ranks_on.iter().all(|&k| k == 0 || k == lanes);
-        Groups { local, my_local, lanes, lane, my_lane_position, local_index, halving }
+        Groups { local, my_local, lanes, my_lanes, local_index, host_size, halving }
+    }
+
+    /// Lane `l`: the rank serving it on each host, ascending.
+    fn lane(&self, l: usize) -> Pooled<usize> {
+        (0..self.local_index.len()).filter(|&r| served(self.local_index[r], self.host_size[r], self.lanes).contains(&l)).collect()
+    }
+
+    /// The local index of the rank of this host that serves lane `l`.
+    fn server_of(&self, l: usize) -> usize {
+        l * self.local.len() / self.lanes
     }
 }
 
@@ -214,15 +238,16 @@ fn allgather_within_host(on_host: &dyn Transport, buf: &mut [u8], segments: &[Ra
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
-/// part l (l < L) holds the blocks of the ranks whose local index is l mod L,
-/// grouped by the lane-l rank of their host (in lane order), so that step 1
-/// hands part l to the local rank of index l and step 2 hands each lane
-/// member its host's blocks of the part.
+/// part l (l < L) holds the blocks of the ranks of local index l, grouped by
+/// their host in lane l's order, so that step 1 hands each rank the parts of
+/// its lanes (adjacent: [`served`]) and step 2 hands each lane member its
+/// host's block of the part.
 struct Parts {
     /// Byte range of part l, l < L.
     part: Pooled<Range<usize>>,
     /// Elements of part l held by lane position q: `counts[l][q]` (flattened,
-    /// L × lane length; every lane has one rank on each host).
+    /// L × lane length; every lane has one rank on each host; 0 where the
+    /// host has no rank of local index l).
     counts: Pooled<usize>,
     lane_len: usize,
     /// For each rank: where its block is in the rearranged vector (bytes).
@@ -248,15 +273,14 @@ impl Parts {
         let mut offset = 0;
         for l in 0..g.lanes {
             let start = offset;
-            // Lane l in rank order: its members' hosts give the order of the part's groups.
-            for member in (0..p).filter(|&r| g.local_index[r] == l) {
-                let host_ranks = by_host[slot[member] - l..].iter().copied().take_while(|&r| hosts[r] == hosts[member]);
+            for member in g.lane(l).iter().copied() {
                 let mut count = 0;
-                for r in host_ranks.filter(|&r| g.local_index[r] % g.lanes == l) {
+                if l < g.host_size[member] {
+                    let r = by_host[slot[member] - g.local_index[member] + l];
                     let len = blocks.count(r) * esz;
                     at[r] = offset..offset + len;
                     offset += len;
-                    count += blocks.count(r);
+                    count = blocks.count(r);
                 }
                 counts.push(count);
             }
@@ -269,13 +293,25 @@ impl Parts {
     fn lane_blocks(&self, l: usize) -> Blocks {
         Blocks::from_counts(self.counts[l * self.lane_len..(l + 1) * self.lane_len].iter().copied())
     }
+
+    /// The parts `lanes` (adjacent), as one byte range.
+    fn span(&self, lanes: Range<usize>) -> Range<usize> {
+        self.part[lanes.start].start..self.part[lanes.end - 1].end
+    }
+}
+
+/// Lane `l` as a transport: this rank among the ranks serving lane `l`.
+fn run_lane<R>(t: &dyn Transport, g: &Groups, l: usize, body: impl FnOnce(&dyn Transport, &[usize]) -> R) -> R {
+    let members = g.lane(l);
+    let position = members.iter().position(|&r| r == t.rank()).expect("this rank serves lane l");
+    body(&Subset::new(t, &members, position), &members)
 }
 
 /// Reduce-scatter (`job.blocks` per rank): rearrange the vector into parts
-/// ([`Parts`]), ring reduce-scatter of the parts within each host, lane l
-/// reduce-scatters part l across hosts (each lane member gets its host's
-/// blocks of it, with the registered algorithm the model prefers), and each
-/// lane member hands the blocks to their ranks on its host.
+/// ([`Parts`]), reduce-scatter the parts within each host (each rank gets the
+/// parts of its lanes), lane l reduce-scatters part l across hosts (each lane
+/// member gets its host's block of it, with [`phase_algorithm`]'s choice),
+/// and each lane member hands the block to its rank on its host.
 fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
     let me = t.rank();
@@ -285,32 +321,29 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     for r in 0..t.size() {
         super::copy(t, &mut work[parts.at[r].clone()], &buf[job.blocks.bytes(r, esz)]);
     }
-    // 1. Within the host: local index l < L ends with part l reduced over its host.
-    let end = buf.len();
-    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| if i < g.lanes { parts.part[i].clone() } else { end..end }).collect();
+    // 1. Within the host: each rank ends with the parts of its lanes reduced over its host.
+    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| parts.span(served(i, g.local.len(), g.lanes))).collect();
     let on_host = Subset::new(t, &g.local, g.my_local);
     let order = ring::rank_order(g.local.len());
     let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
     within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), how, job)?;
-    let mine = job.blocks.bytes(me, esz);
-    let my_lane = g.local_index[me] % g.lanes;
-    if g.my_local >= g.lanes {
-        // 3 (receiving end): my block comes from my host's rank of local index my_lane.
-        return t.recv(g.local[my_lane], &mut buf[mine]);
+    // 2. Across hosts: in each of my lanes l, I get my host's block of part l.
+    for l in g.my_lanes.clone() {
+        let part = parts.part[l].clone();
+        run_lane(t, &g, l, |lane, _| single_level(lane, op, &mut work[part], job.coll, &parts.lane_blocks(l), 0, Hosts::Lane, buf.len(), job))?;
     }
-    // 2. Across hosts: lane position q gets its host's blocks of part my_local.
-    let part = parts.part[g.my_local].clone();
-    let lane = Subset::new(t, &g.lane, g.my_lane_position);
-    let lane_blocks = parts.lane_blocks(g.my_local);
-    single_level(&lane, op, &mut work[part.clone()], job.coll, &lane_blocks, 0, Hosts::Lane, buf.len(), job)?;
-    // 3. Hand each block of my host in this part to its rank.
-    for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == g.my_local) {
-        let block = &work[parts.at[r].clone()];
+    // 3. Hand each block of part l to my host's rank of local index l.
+    let mine = job.blocks.bytes(me, esz);
+    for l in g.my_lanes.clone().filter(|&l| l < g.local.len()) {
+        let (r, block) = (g.local[l], &work[parts.at[g.local[l]].clone()]);
         if r == me {
             super::copy(t, &mut buf[mine.clone()], block);
         } else {
             t.send(r, block)?;
         }
+    }
+    if !g.my_lanes.contains(&g.my_local) {
+        return t.recv(g.local[g.server_of(g.my_local)], &mut buf[mine]);
     }
     Ok(())
 }
@@ -321,8 +354,9 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let g = Groups::of(t.rank(), job.hosts);
     let on_host = Subset::new(t, &g.local, g.my_local);
     // Steps 1 and 3 halve and double within the host where they can (then
-    // local index q holds level-lg K segment `final_segment(q)`), else run
-    // the circulant or the ring (local index l < L holding block l of L).
+    // local index q holds level-lg K segment `final_segment(q)`, lane q's
+    // block), else run the circulant or the ring (local index i holding the
+    // blocks of its lanes, of L).
     let is_reduce = job.coll == Collective::Reduce;
     let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
     let halving = how == WithinHost::Halving;
@@ -330,15 +364,10 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let members: Pooled<usize> = (0..g.local.len()).collect();
     let group = Group { members: &members, me: g.my_local };
     let lane_blocks = Blocks::even(seg.n, g.lanes);
-    let end = buf.len();
+    let lane_block = |l: usize| if halving { seg.bytes(group.level(), halving_groups::final_segment(l, group.level()), esz) } else { lane_blocks.bytes(l, esz) };
     let segment = |i: usize| {
-        if halving {
-            seg.bytes(group.level(), halving_groups::final_segment(i, group.level()), esz)
-        } else if i < g.lanes {
-            lane_blocks.bytes(i, esz)
-        } else {
-            end..end
-        }
+        let lanes = served(i, g.local.len(), g.lanes);
+        if halving { lane_block(i) } else { lane_blocks.bytes_of_range(lanes.start, lanes.end, esz) }
     };
     let segments: Pooled<Range<usize>> = (0..g.local.len()).map(segment).collect();
     let order = ring::rank_order(g.local.len());
@@ -351,14 +380,13 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         within_host(&on_host, op, buf, &segments, &position, how, job)?;
     }
 
-    // 2. Across hosts, one lane per block.
-    if g.my_local < g.lanes {
-        let lane = Subset::new(t, &g.lane, g.my_lane_position);
-        let root_host = job.hosts[job.root];
-        let lane_root = if is_reduce { g.lane.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
-        let link_bytes = buf.len();
-        let block = segments[g.my_local].clone();
-        single_level(&lane, op, &mut buf[block], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, link_bytes, job)?;
+    // 2. Across hosts, one lane per block, my lanes one after the other.
+    let (root_host, link_bytes) = (job.hosts[job.root], buf.len());
+    for l in g.my_lanes.clone() {
+        run_lane(t, &g, l, |lane, members| {
+            let lane_root = if is_reduce { members.iter().position(|&r| job.hosts[r] == root_host).unwrap_or(0) } else { 0 };
+            single_level(lane, op, &mut buf[lane_block(l)], job.coll, &Blocks::even(0, 1), lane_root, Hosts::Lane, link_bytes, job)
+        })?;
     }
 
     // 3. Back within the host.
@@ -374,13 +402,11 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         return halving_groups::gather(&on_host, buf, seg, esz, &group, target, target);
     }
     if t.rank() == root {
-        // The L − 1 blocks arrive side by side (all receives posted).
-        let blocks = g.local.iter().enumerate().take(g.lanes).filter(|&(_, &r)| r != root).map(|(l, &from)| (from, segments[l].clone()));
+        // The other local ranks' blocks arrive side by side (all receives posted).
+        let blocks = g.local.iter().enumerate().filter(|&(_, &r)| r != root).map(|(i, &from)| (from, segments[i].clone()));
         recv_ranges(t, buf, blocks)
-    } else if g.my_local < g.lanes {
-        t.send(root, &buf[segments[g.my_local].clone()])
     } else {
-        Ok(())
+        t.send(root, &buf[segments[g.my_local].clone()])
     }
 }
 
@@ -404,8 +430,8 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 
 /// The α-β-γ cost with separate terms within a host (α_i, β_i:
 /// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
-/// hosts with L = `layout.fewest` lanes and at most k = `layout.most` ranks on
-/// a host (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
+/// hosts with L = k = `layout.most` lanes, the most ranks on a host, and at
+/// least f = `layout.fewest` (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
 /// host ([`WithinHost::choose`]): lg k·α_i where every host holds the same
 /// power-of-two k ranks (halving and doubling), else the cheaper of the
 /// circulant's ⌈lg k⌉·α_i + n·β_i (its copy, [`CostModel::local_copy`]) and the ring's (k − 1)·α_i:
@@ -413,20 +439,20 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// - step 1, the reduce-scatter within a host: S + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
-///   best single-level one), the L lanes of a host sharing its link
-///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
+///   best single-level one), in ⌈L/f⌉ rounds of f lanes (a host of f
+///   ranks serves its lanes one after the other) sharing a host's link
+///   (β → f·β, [`CostModel::sharing_links`]): on equal hosts for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
 /// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
-///   reduce, the root gathers L−1 blocks, halving: S + (1−1/k)·n·β_i,
-///   else, all its receives posted at once, α_i + (1−1/L)·n·β_i; reduce-scatter, a rank's block of n/p is
-///   handed on only on hosts with more than L ranks,
-///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
+///   reduce, the root gathers its host's blocks, halving: S + (1−1/k)·n·β_i,
+///   else, all its receives posted at once, α_i + (1−1/k)·n·β_i; reduce-scatter, a rank's block of n/p is
+///   handed on only where hosts differ, α_i + n/p·β_i.
 ///
 /// One host: the best single-level algorithm within it; one rank per host:
 /// the best between hosts.
 pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf: usize, m: &CostModel, table: Option<&Table>) -> f64 {
     let best = |coll, bytes, p, m: &CostModel| best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, e)| e);
-    let (hosts, lanes, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
+    let (hosts, fewest, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
     if hosts == 1 {
         return best(coll, bytes, most, &m.within_host());
     }
@@ -435,25 +461,28 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     }
     let intra = m.within_host();
     let n = bytes as f64;
-    let (k, l) = (most as f64, lanes as f64);
-    let halving = lanes == most && most.is_power_of_two();
+    let k = most as f64;
+    let halving = fewest == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
     let phase = if halving { k.log2() * intra.alpha } else { ((k - 1.0) * intra.alpha).min(circulant_rounds * intra.alpha + n * m.local_copy()) };
     let spread = (1.0 - 1.0 / k) * n;
     let step1 = phase + spread * (intra.beta + intra.gamma);
-    let lane_bytes = bytes.div_ceil(lanes);
-    let shared = m.sharing_links(lanes);
-    let step2 = match table {
+    let lane_bytes = bytes.div_ceil(most);
+    let shared = m.sharing_links(fewest);
+    let rounds = most.div_ceil(fewest) as f64;
+    let lane = match table {
         Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, nhalf, table, m, false)
             .and_then(|d| d.estimate)
             .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
         None => best(coll, lane_bytes, hosts, &shared),
     };
+    let step2 = rounds * lane;
     let step3 = match coll {
         Collective::Allreduce => phase + spread * intra.beta,
         Collective::Reduce if halving => phase + spread * intra.beta,
-        Collective::Reduce => intra.alpha + (1.0 - 1.0 / l) * n * intra.beta,
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
+        Collective::Reduce => intra.alpha + (1.0 - 1.0 / k) * n * intra.beta,
+        Collective::ReduceScatter | Collective::ReduceScatterBlock if fewest < most => intra.alpha + n / (hosts as f64 * k) * intra.beta,
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => 0.0,
     };
     step1 + step2 + step3
 }
@@ -593,9 +622,14 @@ mod tests {
         // host of each rank: host 0 has ranks 0, 3, 4; host 1 has 1, 5; host 2 has 2, 6, 7.
         let hosts = [0, 1, 2, 0, 0, 1, 2, 2];
         let g = Groups::of(4, &hosts);
-        assert_eq!((&g.local[..], g.my_local, g.lanes), (&[0, 3, 4][..], 2, 2));
-        assert!(g.lane.is_empty(), "local index 2 is beyond the 2 lanes");
+        assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 3, 2..3));
         let g = Groups::of(5, &hosts);
-        assert_eq!((&g.lane[..], g.my_lane_position), (&[3, 5, 6][..], 1));
+        assert_eq!((&g.local[..], g.my_local, g.my_lanes.clone(), g.server_of(2)), (&[1, 5][..], 1, 2..3, 1));
+        // Host 1's two ranks serve the 3 lanes as 0, 1 | 2.
+        assert_eq!((&g.lane(0)[..], &g.lane(1)[..], &g.lane(2)[..]), (&[0, 1, 2][..], &[1, 3, 6][..], &[4, 5, 7][..]));
+        // One rank on a host of its own serves every lane; on a host of 3 of 8 lanes, 3 + 3 + 2.
+        assert_eq!(served(0, 1, 8), 0..8);
+        assert_eq!((served(0, 3, 8), served(1, 3, 8), served(2, 3, 8)), (0..3, 3..6, 6..8));
+        assert!((0..8).all(|l| served(l * 3 / 8, 3, 8).contains(&l)), "server_of's local index serves the lane");
     }
 }
