@@ -708,9 +708,9 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
     }
 }
 
-/// The two-level allreduce of 64 KiB on 3 hosts of 4 and one of 2, in
-/// blocks: 4 lanes (the most ranks on a host), the host of 2's ranks serving
-/// two each, one after the other. Every rank of a host of 4 receives what
+/// The two-level allreduce of 2 MiB on 3 hosts of 4 and one of 2, in
+/// blocks: 4 lanes of 512 KiB (the most ranks on a host, from lanes of
+/// 512 KiB), the host of 2's ranks serving two each, one after the other. Every rank of a host of 4 receives what
 /// it receives on 4 hosts of 4 (within its host (1 − 1/4)·n each way, its
 /// lane's n/4 across hosts); each rank of the host of 2 receives n/2 each way
 /// within its host and two lanes' worth across. (With as many lanes as the
@@ -718,7 +718,7 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
 /// within hosts (no latency there), bytes of u8 so every split is exact.
 #[test]
 fn hierarchical_on_unequal_hosts_runs_a_lane_per_rank_of_the_largest_host() {
-    let n = 64 << 10;
+    let n = 2 << 20;
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
     let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
     let none = Blocks::even(0, 1);

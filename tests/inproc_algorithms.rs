@@ -259,6 +259,60 @@ fn hierarchical_reduce_on_hosts_of_17_to_23_ranks() {
     }
 }
 
+/// The two-level algorithm on long vectors over hosts holding different
+/// numbers of ranks, where it runs as many lanes as the largest host's ranks
+/// (lanes of at least 512 KiB) and a rank of a smaller host serves several:
+/// round robin over 3 hosts and blocks of 4 at p = 5, 7, 10, 14, and a lone
+/// rank beside hosts of 3; 400 003 i64 (3.2 MB, an odd count); the
+/// allreduce, the reduce to the first and last rank and a rank of the
+/// smallest host, the reduce-scatter of near-even blocks; the circulant and
+/// the ring within hosts.
+#[test]
+fn hierarchical_long_vectors_on_unequal_hosts() {
+    let d = Algorithm::Hierarchical.descriptor();
+    let n = 400_003;
+    let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
+    let placements: [(&str, fn(usize) -> Vec<usize>); 3] = [
+        ("round robin over 3 hosts", |p| (0..p).map(|r| r % 3).collect()),
+        ("blocks of 4", |p| (0..p).map(|r| r / 4).collect()),
+        ("a lone rank, then hosts of 3", |p| (0..p).map(|r| r.div_ceil(3)).collect()),
+    ];
+    let circulant = CostModel { alpha_intra: 1.0, ..CostModel::default() };
+    let ring = CostModel { alpha_intra: 0.0, ..CostModel::default() };
+    for (within, model) in [("circulant", circulant), ("ring", ring)] {
+        for (what, hosts_of) in placements {
+            for p in [5, 7, 10, 14] {
+                let hosts = hosts_of(p);
+                let smallest = (0..p).min_by_key(|&r| hosts.iter().filter(|&&h| h == hosts[r]).count()).unwrap();
+                let want = sum_of_inputs(p, n);
+                let even = Blocks::even(n, p);
+                let roots = [0, p - 1, smallest];
+                let got = InProcess::run(p, |t| {
+                    let ring_order = scrambled(p);
+                    let run = |coll, root, blocks: &Blocks| {
+                        let job = Job { coll, blocks, root, commutative: true, ring: &ring_order, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                        let mut buf = to_bytes(&int_input(t.rank(), n));
+                        (d.run.unwrap())(t, &op, &mut buf, &job).unwrap();
+                        from_bytes::<i64>(&buf)
+                    };
+                    let all = run(Collective::Allreduce, 0, &Blocks::even(0, 1));
+                    let reduced: Vec<Vec<i64>> = roots.iter().map(|&root| run(Collective::Reduce, root, &Blocks::even(0, 1))).collect();
+                    let scattered = run(Collective::ReduceScatter, 0, &even)[even.offset(t.rank())..even.offset(t.rank() + 1)].to_vec();
+                    (all, reduced, scattered)
+                });
+                let case = format!("{what}, p={p}, {within} within hosts");
+                for (r, (all, reduced, scattered)) in got.iter().enumerate() {
+                    assert!(*all == want, "{case}: allreduce at rank {r}");
+                    assert!(scattered[..] == want[even.offset(r)..even.offset(r + 1)], "{case}: reduce-scatter at rank {r}");
+                    for (k, &root) in roots.iter().enumerate() {
+                        assert!(root != r || reduced[k] == want, "{case}: reduce to {root}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Algorithms that read a separate send buffer in place (`run_from`): the
 /// same bits as `run` on a copy of the input, for floats whose sums depend on
 /// the order; the input untouched; every byte of the result written; and no

@@ -55,11 +55,10 @@ struct Groups {
     /// The ranks on this rank's host, ascending; this rank is `local[my_local]`.
     local: Pooled<usize>,
     my_local: usize,
-    /// L: the most ranks on any host, one lane per local index there.
+    /// L ([`lane_count`]): the fewest ranks on a host, or the most for long
+    /// vectors.
     lanes: usize,
-    /// The lanes this rank serves ([`served`]): its own on a host of L
-    /// ranks; on a host of k < L, L/k of them (rounded either way), one
-    /// after the other.
+    /// The lanes this rank serves ([`served`]).
     my_lanes: Range<usize>,
     /// Every rank's index among the ranks of its host.
     local_index: Pooled<usize>,
@@ -70,16 +69,40 @@ struct Groups {
     halving: bool,
 }
 
-/// The lanes, of `lanes`, that the rank of local index `i` on a host of `k`
-/// ranks serves: lane l goes to local index ⌊l·k/L⌋, so each rank serves a
-/// contiguous run (its blocks are adjacent) and the runs of a host's ranks
-/// differ in length by at most one.
+/// Bytes per lane from which hosts with different numbers of ranks run as
+/// many lanes as the most ranks on a host, rather than the fewest: 128 KiB
+/// for the reduce, 512 KiB for the allreduce and reduce-scatters. Below,
+/// the latencies of the lanes that a rank of a smaller host runs one after
+/// the other cost more than the balance saves; above, the lanes balance the
+/// larger hosts' work within the host (SimGrid SMPI, 100 Gbit/s fat tree,
+/// torus and dragonfly, 5-15 ranks dealt round robin over hosts of 2-4:
+/// 0.56-0.96 of the time with the fewest from there, to 1.8x below;
+/// `docs/results/smpi/cyclic-small/lanes-most/`).
+fn most_lanes_from(coll: Collective) -> usize {
+    if coll == Collective::Reduce { 128 << 10 } else { 512 << 10 }
+}
+
+/// L, the lanes of a call of `coll` on `bytes` over hosts of `fewest` to
+/// `most` ranks: one per rank of the largest host where the lanes' blocks
+/// reach [`most_lanes_from`], else one per rank of the smallest.
+fn lane_count(coll: Collective, bytes: usize, fewest: usize, most: usize) -> usize {
+    if fewest < most && bytes / most >= most_lanes_from(coll) { most } else { fewest }
+}
+
+/// The lanes, of L = `lanes`, that the rank of local index `i` on a host of
+/// `k` ranks serves. On a host of at least L ranks, local index l < L
+/// serves lane l and the others none; on a host of k < L, lane l goes to
+/// local index ⌊l·k/L⌋, so each rank serves a contiguous run (its blocks are
+/// adjacent) and the runs of a host's ranks differ in length by at most one.
 fn served(i: usize, k: usize, lanes: usize) -> Range<usize> {
+    if k >= lanes {
+        return i.min(lanes)..(i + 1).min(lanes);
+    }
     (i * lanes).div_ceil(k)..((i + 1) * lanes).div_ceil(k)
 }
 
 impl Groups {
-    fn of(rank: usize, hosts: &[usize]) -> Groups {
+    fn of(rank: usize, hosts: &[usize], coll: Collective, bytes: usize) -> Groups {
         let host_count = hosts.iter().max().map_or(1, |&h| h + 1);
         let mut ranks_on: Pooled<usize> = (0..host_count).map(|_| 0).collect();
         let mut local_index: Pooled<usize> = Pooled::new();
@@ -88,12 +111,13 @@ impl Groups {
             ranks_on[h] += 1;
         }
         let host_size: Pooled<usize> = hosts.iter().map(|&h| ranks_on[h]).collect();
-        let lanes = ranks_on.iter().copied().max().unwrap_or(1).max(1);
+        let nonempty = || ranks_on.iter().copied().filter(|&k| k > 0);
+        let lanes = lane_count(coll, bytes, nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1));
         let me = hosts[rank];
         let my_local = local_index[rank];
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
         let my_lanes = served(my_local, local.len(), lanes);
-        let halving = lanes.is_power_of_two() && ranks_on.iter().all(|&k| k == 0 || k == lanes);
+        let halving = lanes.is_power_of_two() && nonempty().all(|k| k == lanes);
         Groups { local, my_local, lanes, my_lanes, local_index, host_size, halving }
     }
 
@@ -104,7 +128,8 @@ impl Groups {
 
     /// The local index of the rank of this host that serves lane `l`.
     fn server_of(&self, l: usize) -> usize {
-        l * self.local.len() / self.lanes
+        let k = self.local.len();
+        if k >= self.lanes { l } else { l * k / self.lanes }
     }
 }
 
@@ -238,16 +263,15 @@ fn allgather_within_host(on_host: &dyn Transport, buf: &mut [u8], segments: &[Ra
 }
 
 /// Where each rank's block goes in the reduce-scatter's rearranged vector:
-/// part l (l < L) holds the blocks of the ranks of local index l, grouped by
-/// their host in lane l's order, so that step 1 hands each rank the parts of
-/// its lanes (adjacent: [`served`]) and step 2 hands each lane member its
-/// host's block of the part.
+/// part l (l < L) holds the blocks of the ranks whose local index is l mod L,
+/// grouped by their host in lane l's order, so that step 1 hands each rank
+/// the parts of its lanes (adjacent: [`served`]) and step 2 hands each lane
+/// member its host's blocks of the part.
 struct Parts {
     /// Byte range of part l, l < L.
     part: Pooled<Range<usize>>,
     /// Elements of part l held by lane position q: `counts[l][q]` (flattened,
-    /// L × lane length; every lane has one rank on each host; 0 where the
-    /// host has no rank of local index l).
+    /// L × lane length; every lane has one rank on each host).
     counts: Pooled<usize>,
     lane_len: usize,
     /// For each rank: where its block is in the rearranged vector (bytes).
@@ -274,13 +298,14 @@ impl Parts {
         for l in 0..g.lanes {
             let start = offset;
             for member in g.lane(l).iter().copied() {
+                let first = slot[member] - g.local_index[member];
+                let host_ranks = by_host[first..first + g.host_size[member]].iter().copied();
                 let mut count = 0;
-                if l < g.host_size[member] {
-                    let r = by_host[slot[member] - g.local_index[member] + l];
+                for r in host_ranks.filter(|&r| g.local_index[r] % g.lanes == l) {
                     let len = blocks.count(r) * esz;
                     at[r] = offset..offset + len;
                     offset += len;
-                    count = blocks.count(r);
+                    count += blocks.count(r);
                 }
                 counts.push(count);
             }
@@ -294,9 +319,10 @@ impl Parts {
         Blocks::from_counts(self.counts[l * self.lane_len..(l + 1) * self.lane_len].iter().copied())
     }
 
-    /// The parts `lanes` (adjacent), as one byte range.
+    /// The parts `lanes` (adjacent), as one byte range (none: empty, at the end).
     fn span(&self, lanes: Range<usize>) -> Range<usize> {
-        self.part[lanes.start].start..self.part[lanes.end - 1].end
+        let end = self.part.last().map_or(0, |p| p.end);
+        if lanes.is_empty() { end..end } else { self.part[lanes.start].start..self.part[lanes.end - 1].end }
     }
 }
 
@@ -315,7 +341,7 @@ fn run_lane<R>(t: &dyn Transport, g: &Groups, l: usize, body: impl FnOnce(&dyn T
 fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
     let me = t.rank();
-    let g = Groups::of(me, job.hosts);
+    let g = Groups::of(me, job.hosts, job.coll, buf.len());
     let parts = Parts::of(&g, job.hosts, job.blocks, esz);
     let mut work = super::scratch(buf.len())?;
     for r in 0..t.size() {
@@ -332,18 +358,21 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
         let part = parts.part[l].clone();
         run_lane(t, &g, l, |lane, _| single_level(lane, op, &mut work[part], job.coll, &parts.lane_blocks(l), 0, Hosts::Lane, buf.len(), job))?;
     }
-    // 3. Hand each block of part l to my host's rank of local index l.
+    // 3. Hand each block of part l to its rank on my host (local index l mod L).
     let mine = job.blocks.bytes(me, esz);
-    for l in g.my_lanes.clone().filter(|&l| l < g.local.len()) {
-        let (r, block) = (g.local[l], &work[parts.at[g.local[l]].clone()]);
-        if r == me {
-            super::copy(t, &mut buf[mine.clone()], block);
-        } else {
-            t.send(r, block)?;
+    for l in g.my_lanes.clone() {
+        for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == l) {
+            let block = &work[parts.at[r].clone()];
+            if r == me {
+                super::copy(t, &mut buf[mine.clone()], block);
+            } else {
+                t.send(r, block)?;
+            }
         }
     }
-    if !g.my_lanes.contains(&g.my_local) {
-        return t.recv(g.local[g.server_of(g.my_local)], &mut buf[mine]);
+    let my_part = g.my_local % g.lanes;
+    if !g.my_lanes.contains(&my_part) {
+        return t.recv(g.local[g.server_of(my_part)], &mut buf[mine]);
     }
     Ok(())
 }
@@ -351,7 +380,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
 /// Allreduce (or reduce to `job.root`) of `buf` in place.
 fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
-    let g = Groups::of(t.rank(), job.hosts);
+    let g = Groups::of(t.rank(), job.hosts, job.coll, buf.len());
     let on_host = Subset::new(t, &g.local, g.my_local);
     // Steps 1 and 3 halve and double within the host where they can (then
     // local index q holds level-lg K segment `final_segment(q)`, lane q's
@@ -365,9 +394,16 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let group = Group { members: &members, me: g.my_local };
     let lane_blocks = Blocks::even(seg.n, g.lanes);
     let lane_block = |l: usize| if halving { seg.bytes(group.level(), halving_groups::final_segment(l, group.level()), esz) } else { lane_blocks.bytes(l, esz) };
+    let end = buf.len();
     let segment = |i: usize| {
         let lanes = served(i, g.local.len(), g.lanes);
-        if halving { lane_block(i) } else { lane_blocks.bytes_of_range(lanes.start, lanes.end, esz) }
+        if halving {
+            lane_block(i)
+        } else if lanes.is_empty() {
+            end..end
+        } else {
+            lane_blocks.bytes_of_range(lanes.start, lanes.end, esz)
+        }
     };
     let segments: Pooled<Range<usize>> = (0..g.local.len()).map(segment).collect();
     let order = ring::rank_order(g.local.len());
@@ -402,11 +438,13 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         return halving_groups::gather(&on_host, buf, seg, esz, &group, target, target);
     }
     if t.rank() == root {
-        // The other local ranks' blocks arrive side by side (all receives posted).
-        let blocks = g.local.iter().enumerate().filter(|&(_, &r)| r != root).map(|(i, &from)| (from, segments[i].clone()));
+        // The other lane ranks' blocks arrive side by side (all receives posted).
+        let blocks = g.local.iter().enumerate().filter(|&(i, &r)| r != root && !segments[i].is_empty()).map(|(i, &from)| (from, segments[i].clone()));
         recv_ranges(t, buf, blocks)
-    } else {
+    } else if !segments[g.my_local].is_empty() {
         t.send(root, &buf[segments[g.my_local].clone()])
+    } else {
+        Ok(())
     }
 }
 
@@ -430,8 +468,8 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 
 /// The α-β-γ cost with separate terms within a host (α_i, β_i:
 /// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
-/// hosts with L = k = `layout.most` lanes, the most ranks on a host, and at
-/// least f = `layout.fewest` (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
+/// hosts of f = `layout.fewest` to k = `layout.most` ranks, with L lanes
+/// ([`lane_count`]: f, or k for long vectors) (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
 /// host ([`WithinHost::choose`]): lg k·α_i where every host holds the same
 /// power-of-two k ranks (halving and doubling), else the cheaper of the
 /// circulant's ⌈lg k⌉·α_i + n·β_i (its copy, [`CostModel::local_copy`]) and the ring's (k − 1)·α_i:
@@ -441,12 +479,13 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
 ///   best single-level one), in ⌈L/f⌉ rounds of f lanes (a host of f
 ///   ranks serves its lanes one after the other) sharing a host's link
-///   (β → f·β, [`CostModel::sharing_links`]): on equal hosts for the ring or halving &
+///   (β → f·β, [`CostModel::sharing_links`]): with L = f for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
 /// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
 ///   reduce, the root gathers its host's blocks, halving: S + (1−1/k)·n·β_i,
-///   else, all its receives posted at once, α_i + (1−1/k)·n·β_i; reduce-scatter, a rank's block of n/p is
-///   handed on only where hosts differ, α_i + n/p·β_i.
+///   else, all its receives posted at once, α_i + (1−1/L)·n·β_i; reduce-scatter, a rank's block of n/p is
+///   handed on by a lane rank on hosts of more than L ranks, ⌈k/L − 1⌉·(α_i + n/p·β_i),
+///   and on a host of fewer than L once.
 ///
 /// One host: the best single-level algorithm within it; one rank per host:
 /// the best between hosts.
@@ -461,15 +500,16 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     }
     let intra = m.within_host();
     let n = bytes as f64;
-    let k = most as f64;
+    let lanes = lane_count(coll, bytes, fewest, most);
+    let (k, l) = (most as f64, lanes as f64);
     let halving = fewest == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
     let phase = if halving { k.log2() * intra.alpha } else { ((k - 1.0) * intra.alpha).min(circulant_rounds * intra.alpha + n * m.local_copy()) };
     let spread = (1.0 - 1.0 / k) * n;
     let step1 = phase + spread * (intra.beta + intra.gamma);
-    let lane_bytes = bytes.div_ceil(most);
+    let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(fewest);
-    let rounds = most.div_ceil(fewest) as f64;
+    let rounds = lanes.div_ceil(fewest) as f64;
     let lane = match table {
         Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, nhalf, table, m, false)
             .and_then(|d| d.estimate)
@@ -480,9 +520,11 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     let step3 = match coll {
         Collective::Allreduce => phase + spread * intra.beta,
         Collective::Reduce if halving => phase + spread * intra.beta,
-        Collective::Reduce => intra.alpha + (1.0 - 1.0 / k) * n * intra.beta,
-        Collective::ReduceScatter | Collective::ReduceScatterBlock if fewest < most => intra.alpha + n / (hosts as f64 * k) * intra.beta,
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => 0.0,
+        Collective::Reduce => intra.alpha + (1.0 - 1.0 / l) * n * intra.beta,
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
+            let handed = if lanes < most { (k / l - 1.0).ceil() } else if fewest < most { 1.0 } else { 0.0 };
+            handed * (intra.alpha + n / (hosts as f64 * l) * intra.beta)
+        }
     };
     step1 + step2 + step3
 }
@@ -503,6 +545,19 @@ mod tests {
         assert_eq!(how(3, false, 8), WithinHost::Ring);
         assert_eq!(how(16, true, 16 << 20), WithinHost::Halving);
         assert_eq!(WithinHost::choose_for(12, false, 8, true, &m), WithinHost::Ring, "the canonical order");
+    }
+
+    #[test]
+    fn hosts_of_different_sizes_run_a_lane_per_rank_of_the_largest_from_lanes_of_128_or_512_kib() {
+        assert_eq!(lane_count(Collective::Allreduce, 3 << 20, 4, 4), 4, "equal hosts");
+        assert_eq!(lane_count(Collective::Allreduce, 8, 4, 4), 4, "equal hosts");
+        let (reduce, allreduce) = (most_lanes_from(Collective::Reduce), most_lanes_from(Collective::Allreduce));
+        assert_eq!((reduce, allreduce), (128 << 10, 512 << 10));
+        for coll in [Collective::Reduce, Collective::Allreduce, Collective::ReduceScatter, Collective::ReduceScatterBlock] {
+            let from = most_lanes_from(coll);
+            assert_eq!(lane_count(coll, 3 * from, 2, 3), 3, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from - 1, 2, 3), 2, "{coll:?}");
+        }
     }
 
     #[test]
@@ -621,9 +676,15 @@ mod tests {
     fn groups_with_unequal_hosts_and_scattered_ranks() {
         // host of each rank: host 0 has ranks 0, 3, 4; host 1 has 1, 5; host 2 has 2, 6, 7.
         let hosts = [0, 1, 2, 0, 0, 1, 2, 2];
-        let g = Groups::of(4, &hosts);
+        let short = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 8);
+        let g = short(4);
+        assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 2, 2..2), "2 lanes: local index 2 serves none");
+        assert_eq!((&short(5).lane(1)[..], short(5).my_lanes.clone()), (&[3, 5, 6][..], 1..2));
+        // Long vectors: 3 lanes.
+        let long = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 3 << 20);
+        let g = long(4);
         assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 3, 2..3));
-        let g = Groups::of(5, &hosts);
+        let g = long(5);
         assert_eq!((&g.local[..], g.my_local, g.my_lanes.clone(), g.server_of(2)), (&[1, 5][..], 1, 2..3, 1));
         // Host 1's two ranks serve the 3 lanes as 0, 1 | 2.
         assert_eq!((&g.lane(0)[..], &g.lane(1)[..], &g.lane(2)[..]), (&[0, 1, 2][..], &[1, 3, 6][..], &[4, 5, 7][..]));
