@@ -345,10 +345,15 @@ enum Condition {
     /// `unequalhosts`: several hosts, some with several ranks, holding
     /// different numbers of ranks (dealt round robin with p not a multiple
     /// of the hosts, a short last host). The two-level algorithm then runs
-    /// as many lanes as the fewest: over hosts of 2 and 1 one lane rank per
-    /// host reduces what two share elsewhere (docs/smpi.md "The fast
-    /// networks' small hosts and round robin re-swept after the lanes fix").
+    /// as many lanes as the fewest for short vectors, and for long ones a
+    /// rank of a smaller host serves several lanes one after the other
+    /// (docs/smpi.md "The fast networks' small hosts and round robin re-swept
+    /// after the lanes fix", "Unequal hosts: a lane per rank of the largest").
     UnequalHosts,
+    /// `lonerank`: several hosts, some with several ranks, one with a single
+    /// rank (p odd over hosts of 2). That rank does all its host's work in
+    /// the two-level algorithm's lanes, whatever their number.
+    LoneRank,
     /// `nhalf>=N`: the network's n½ between hosts is at least N bytes
     /// (a fast network, where bandwidth decides only from longer messages;
     /// false where n½ is not known).
@@ -396,6 +401,7 @@ impl Condition {
             | Condition::ShortLastHost
             | Condition::Lane
             | Condition::UnequalHosts
+            | Condition::LoneRank
             | Condition::NhalfFrom(_)
             | Condition::NhalfBelow(_) => true,
             Condition::Pow2
@@ -414,7 +420,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 27] = [
+    const NAMES: [(&'static str, Condition); 28] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -438,6 +444,7 @@ impl Condition {
         ("scatterednonpow2", Condition::ScatteredNonPow2),
         ("removalspans", Condition::RemovalSpans),
         ("unequalhosts", Condition::UnequalHosts),
+        ("lonerank", Condition::LoneRank),
         ("float", Condition::Floating),
         ("reproducible", Condition::Reproducible),
         ("openmpi", Condition::OpenMpi),
@@ -485,6 +492,7 @@ impl Condition {
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
             Condition::UnequalHosts => s.hosts.shared() && s.layout.fewest < s.layout.most,
+            Condition::LoneRank => s.hosts.shared() && s.layout.fewest == 1 && s.layout.most > 1,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
             Condition::NhalfBelow(n) => s.nhalf > 0 && s.nhalf < n,
             Condition::Floating => s.floating,
@@ -1936,8 +1944,7 @@ mod tests {
         let t = Table::default_table();
         let at = round_robin;
         // 9 ranks on 5 hosts (2, 2, 2, 2, 1), 7 on 3 (3, 2, 2), 14 on 4 (4, 4, 3, 3): unequal hosts.
-        for (coll, bytes, p, hosts) in [(ReduceScatterBlock, 512 << 10, 9, 5), (ReduceScatter, 2 << 20, 7, 3),
-                                        (Allreduce, 2 << 20, 14, 4)] {
+        for (coll, bytes, p, hosts) in [(ReduceScatterBlock, 512 << 10, 9, 5), (ReduceScatter, 2 << 20, 7, 3), (ReduceScatterBlock, 2 << 20, 14, 4)] {
             let s = at(30 << 10, coll, bytes, p, hosts);
             assert!(Condition::UnequalHosts.holds(&s), "{s:?}");
             fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), Ring, "unequalhosts");
@@ -1947,9 +1954,41 @@ mod tests {
         assert!(!Condition::UnequalHosts.holds(&Shape { nhalf: 30 << 10, ..shape(Allreduce, 8, 8) }));
         assert!(!Condition::UnequalHosts.holds(&placed_in_blocks(30 << 10, Allreduce, 8, 8, 2)));
         assert!(Condition::UnequalHosts.holds(&placed_in_blocks(30 << 10, Allreduce, 8, 7, 2)));
-        // The allreduce of 512 KiB, the reduce, equal hosts, 32 processes: other rules.
-        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 9, 5), at(30 << 10, Reduce, 2 << 20, 9, 5),
+        // The allreduce of 512 KiB, the reduce of 128 KiB, equal hosts, 32 processes: other rules.
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 9, 5), at(30 << 10, Reduce, 128 << 10, 9, 5),
                           at(30 << 10, ReduceScatterBlock, 2 << 20, 8, 4), at(30 << 10, ReduceScatterBlock, 2 << 20, 33, 5)], "unequalhosts");
+    }
+
+    /// Stop 62: the two-level algorithm runs a lane per rank of the largest
+    /// host for long vectors. Where a host holds a lone rank (9 on 5 hosts:
+    /// 2, 2, 2, 2, 1) the ring keeps the allreduce from 1 MiB and the
+    /// pipeline takes the reduce from 257 KiB; on other unequal hosts (7 on 3:
+    /// 3, 2, 2; 14 on 4: 4, 4, 3, 3) the allreduce is no longer the ring's
+    /// and the reduce from 513 KiB is the two-level one.
+    #[test]
+    fn a_lone_rank_on_a_host_keeps_the_ring_allreduce_and_takes_the_pipeline_reduce_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = round_robin;
+        assert!(Condition::LoneRank.holds(&at(0, Allreduce, 8, 9, 5)));
+        assert!(!Condition::LoneRank.holds(&at(0, Allreduce, 8, 7, 3)), "hosts of 3 and 2");
+        assert!(!Condition::LoneRank.holds(&at(0, Allreduce, 8, 5, 5)), "one rank per host");
+        assert!(!Condition::LoneRank.holds(&at(0, Allreduce, 8, 1, 1)), "one host");
+        assert!(Condition::LoneRank.holds(&placed_in_blocks(0, Allreduce, 8, 7, 2)), "hosts of 2, the last of 1");
+        for (coll, bytes, p, hosts, algorithm, rule) in [
+            (Allreduce, 2 << 20, 9, 5, Ring, "lonerank"),
+            (Reduce, 512 << 10, 9, 5, Pipeline, "lonerank"),
+            (Reduce, 2 << 20, 15, 8, Pipeline, "lonerank"),
+            (Reduce, 1 << 20, 7, 3, Hierarchical, "unequalhosts"),
+            (Reduce, 2 << 20, 14, 4, Hierarchical, "unequalhosts"),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, rule);
+        }
+        // Hosts of 3 and 2, 4 and 3: not the ring.
+        for (p, hosts) in [(7, 3), (14, 4)] {
+            assert_ne!(choose(&at(30 << 10, Allreduce, 2 << 20, p, hosts), None, &t).algorithm, Ring, "{p} on {hosts}");
+        }
+        // The reduce of 128 KiB with a lone rank, the reduce of 512 KiB on hosts of 3 and 2: earlier rules.
+        not_by_rules(&t, &[at(30 << 10, Reduce, 128 << 10, 9, 5), at(30 << 10, Reduce, 512 << 10, 7, 3)], &["lonerank", "unequalhosts"]);
     }
 
     #[test]

@@ -118,6 +118,9 @@ impl Groups {
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
         let my_lanes = served(my_local, local.len(), lanes);
         let halving = lanes.is_power_of_two() && nonempty().all(|k| k == lanes);
+        if rank == 0 {
+            log::trace!("two-level {} of {bytes} B: {lanes} lanes over {host_count} hosts", coll.name());
+        }
         Groups { local, my_local, lanes, my_lanes, local_index, host_size, halving }
     }
 

@@ -29,10 +29,16 @@ int main(int argc, char **argv) {
         if (reduces) MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, 0, comm);
         else MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, comm);
     }
-    if (!reduces || t_rank == 0) CHECK(b[n - 1] == t_size * (n - 1.0) + t_size * (t_size - 1) / 2.0, "wrong sum");
+    /* Every element: sum over ranks r of (r + i), exact in doubles. */
+    int wrong = -1;
+    for (int i = 0; i < n && wrong < 0 && (!reduces || t_rank == 0); i++)
+        if (b[i] != t_size * (double)i + t_size * (t_size - 1) / 2.0) wrong = i;
+    CHECK(wrong < 0, "wrong sum at element %d", wrong);
     /* One reduce-scatter of p blocks of n/p doubles (the report shows its traffic too). */
     MPI_Reduce_scatter_block(a, b, n / t_size, MPI_DOUBLE, MPI_SUM, comm);
-    CHECK(b[0] == t_size * (double)(t_rank * (n / t_size)) + t_size * (t_size - 1) / 2.0, "wrong reduce-scatter");
+    for (int i = 0; i < n / t_size && wrong < 0; i++)
+        if (b[i] != t_size * (double)(t_rank * (n / t_size) + i) + t_size * (t_size - 1) / 2.0) wrong = i;
+    CHECK(wrong < 0, "wrong reduce-scatter at element %d", wrong);
     counters_fn get = (counters_fn)dlsym(RTLD_DEFAULT, "fastred_counters");
     fastred_api api = fastred_lookup();
     CHECK(get != NULL && api.force != NULL, "fastred_counters or fastred's algorithm names not found");
