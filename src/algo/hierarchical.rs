@@ -82,11 +82,19 @@ fn most_lanes_from(coll: Collective) -> usize {
     if coll == Collective::Reduce { 128 << 10 } else { 512 << 10 }
 }
 
-/// L, the lanes of a call of `coll` on `bytes` over hosts of `fewest` to
-/// `most` ranks: one per rank of the largest host where the lanes' blocks
-/// reach [`most_lanes_from`], else one per rank of the smallest.
-fn lane_count(coll: Collective, bytes: usize, fewest: usize, most: usize) -> usize {
-    if fewest < most && bytes / most >= most_lanes_from(coll) { most } else { fewest }
+/// L, the lanes of a call of `coll` on `bytes` over `hosts` hosts of
+/// `fewest` to `most` ranks: one per rank of the largest host where the
+/// lanes' blocks reach [`most_lanes_from`] and either the hosts are at most
+/// 16 or every rank of a smallest host serves the same number of lanes
+/// (`most` a multiple of `fewest`, at least 2), else one per rank of the
+/// smallest. Across more hosts, where some ranks serve one lane more than
+/// others or a lone rank serves them all, the lanes run one after the other
+/// cost as much as the balance saves, or more (0.76-1.19x on 33-101 hosts
+/// of 2 and 1, 1.0-1.18x for the allreduce on 17-50 hosts of 4 and 3; on 63
+/// hosts of 16 and 8, 0.84-1.02x: `docs/results/smpi/lanes-most-many-hosts/`).
+fn lane_count(coll: Collective, bytes: usize, hosts: usize, fewest: usize, most: usize) -> usize {
+    let every_rank_alike = fewest >= 2 && most.is_multiple_of(fewest);
+    if fewest < most && bytes / most >= most_lanes_from(coll) && (hosts <= 16 || every_rank_alike) { most } else { fewest }
 }
 
 /// The lanes, of L = `lanes`, that the rank of local index `i` on a host of
@@ -112,7 +120,7 @@ impl Groups {
         }
         let host_size: Pooled<usize> = hosts.iter().map(|&h| ranks_on[h]).collect();
         let nonempty = || ranks_on.iter().copied().filter(|&k| k > 0);
-        let lanes = lane_count(coll, bytes, nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1));
+        let lanes = lane_count(coll, bytes, nonempty().count(), nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1));
         let me = hosts[rank];
         let my_local = local_index[rank];
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
@@ -503,7 +511,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     }
     let intra = m.within_host();
     let n = bytes as f64;
-    let lanes = lane_count(coll, bytes, fewest, most);
+    let lanes = lane_count(coll, bytes, hosts, fewest, most);
     let (k, l) = (most as f64, lanes as f64);
     let halving = fewest == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
@@ -551,15 +559,19 @@ mod tests {
     }
 
     #[test]
-    fn hosts_of_different_sizes_run_a_lane_per_rank_of_the_largest_from_lanes_of_128_or_512_kib() {
-        assert_eq!(lane_count(Collective::Allreduce, 3 << 20, 4, 4), 4, "equal hosts");
-        assert_eq!(lane_count(Collective::Allreduce, 8, 4, 4), 4, "equal hosts");
+    fn hosts_of_different_sizes_run_a_lane_per_rank_of_the_largest_from_lanes_of_128_or_512_kib_on_few_hosts_or_alike_ranks() {
+        assert_eq!(lane_count(Collective::Allreduce, 3 << 20, 40, 4, 4), 4, "equal hosts");
+        assert_eq!(lane_count(Collective::Allreduce, 8, 40, 4, 4), 4, "equal hosts");
         let (reduce, allreduce) = (most_lanes_from(Collective::Reduce), most_lanes_from(Collective::Allreduce));
         assert_eq!((reduce, allreduce), (128 << 10, 512 << 10));
         for coll in [Collective::Reduce, Collective::Allreduce, Collective::ReduceScatter, Collective::ReduceScatterBlock] {
             let from = most_lanes_from(coll);
-            assert_eq!(lane_count(coll, 3 * from, 2, 3), 3, "{coll:?}");
-            assert_eq!(lane_count(coll, 3 * from - 1, 2, 3), 2, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from, 16, 2, 3), 3, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from - 1, 16, 2, 3), 2, "{coll:?}");
+            // Beyond 16 hosts: only where every rank of a smallest host serves alike.
+            assert_eq!(lane_count(coll, 3 * from, 17, 2, 3), 2, "{coll:?}");
+            assert_eq!(lane_count(coll, 16 * from, 63, 8, 16), 16, "{coll:?}");
+            assert_eq!(lane_count(coll, 2 * from, 101, 1, 2), 1, "{coll:?}: a lone rank serves them all");
         }
     }
 
