@@ -683,23 +683,29 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
 /// halving & doubling). Within the hosts every rank sends alike (the
 /// circulant), so all ranks send the same number of messages: lg 8 = 3
 /// across hosts each.
+/// Each rank's traffic in the two-level allreduce with rank r on host
+/// `hosts[r]` and input `input(r)`.
+fn two_level_allreduce_traffic(hosts: &[usize], op: &BuiltinReducer, model: &CostModel, input: impl Fn(usize) -> Vec<u8> + Sync) -> Vec<Traffic> {
+    let none = Blocks::even(0, 1);
+    let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
+    InProcess::run(hosts.len(), |t| {
+        let counting = Counting::new(t);
+        let ring: Vec<usize> = (0..hosts.len()).collect();
+        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf: 0 };
+        let mut buf = input(t.rank());
+        (d.run.unwrap())(&counting, op, &mut buf, &job).unwrap();
+        counting.traffic()
+    })
+}
+
 #[test]
 fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
     let (p, per_host, n) = (96, 12, 256);
     let op = BuiltinReducer::new(OpKind::Sum, Elem::F64).unwrap();
     let model = CostModel::default();
-    let none = Blocks::even(0, 1);
-    let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
-    // Messages each rank sends in the two-level allreduce with rank r on host `hosts[r]`.
-    let messages_sent = |hosts: &[usize]| {
-        InProcess::run(hosts.len(), |t| {
-            let counting = Counting::new(t);
-            let ring: Vec<usize> = (0..hosts.len()).collect();
-            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
-            let mut buf: Vec<u8> = (0..n).flat_map(|i| ((i + t.rank()) as f64).to_ne_bytes()).collect();
-            (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
-            counting.traffic().messages_sent
-        })
+    let messages_sent = |hosts: &[usize]| -> Vec<u64> {
+        let input = |r: usize| (0..n).flat_map(|i| ((i + r) as f64).to_ne_bytes()).collect();
+        two_level_allreduce_traffic(hosts, &op, &model, input).iter().map(|t| t.messages_sent).collect()
     };
     let per_rank = messages_sent(&(0..p).map(|r| r / per_host).collect::<Vec<_>>());
     let host_sends = messages_sent(&vec![0; per_host]);
@@ -721,17 +727,9 @@ fn hierarchical_on_unequal_hosts_runs_a_lane_per_rank_of_the_largest_host() {
     let n = 2 << 20;
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
     let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
-    let none = Blocks::even(0, 1);
-    let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
-    let received = |hosts: &[usize]| {
-        InProcess::run(hosts.len(), |t| {
-            let counting = Counting::new(t);
-            let ring: Vec<usize> = (0..hosts.len()).collect();
-            let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
-            let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
-            (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
-            counting.traffic().bytes_received as usize
-        })
+    let received = |hosts: &[usize]| -> Vec<usize> {
+        let input = |r: usize| (0..n).map(|i| (i * 7 + r) as u8).collect();
+        two_level_allreduce_traffic(hosts, &op, &model, input).iter().map(|t| t.bytes_received as usize).collect()
     };
     let equal = received(&(0..16).map(|r| r / 4).collect::<Vec<_>>());
     let unequal = received(&(0..14).map(|r| r / 4).collect::<Vec<_>>());
