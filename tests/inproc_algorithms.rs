@@ -190,6 +190,9 @@ fn sweep_registry(colls: &[Collective]) {
     }
 }
 
+/// A placement: its name, and the host of each rank for p ranks.
+type Placement = (&'static str, fn(usize) -> Vec<usize>);
+
 /// The two-level algorithm on placements the registry sweep (scattered hosts)
 /// does not cover: one host, one rank per host, consecutive pairs, blocks of
 /// 4, round robin; all four collectives. Where every host holds the same
@@ -201,7 +204,7 @@ fn sweep_registry(colls: &[Collective]) {
 #[test]
 fn hierarchical_on_every_kind_of_placement() {
     let d = Algorithm::Hierarchical.descriptor();
-    let placements: [(&str, fn(usize) -> Vec<usize>); 6] = [
+    let placements: [Placement; 6] = [
         ("one host", |p| vec![0; p]),
         ("one rank per host", |p| (0..p).collect()),
         ("consecutive pairs", |p| (0..p).map(|r| r / 2).collect()),
@@ -246,7 +249,7 @@ fn hierarchical_reduce_on_hosts_of_17_to_23_ranks() {
     let d = Algorithm::Hierarchical.descriptor();
     let none = Blocks::even(0, 1);
     let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
-    let placements: [(&str, fn(usize) -> Vec<usize>); 2] = [
+    let placements: [Placement; 2] = [
         ("round robin over 2 hosts", |p| (0..p).map(|r| r % 2).collect()),
         ("17 ranks, then the rest", |p| (0..p).map(|r| usize::from(r >= 17)).collect()),
     ];
@@ -272,7 +275,7 @@ fn hierarchical_long_vectors_on_unequal_hosts() {
     let d = Algorithm::Hierarchical.descriptor();
     let n = 400_003;
     let op = BuiltinReducer::new(OpKind::Sum, Elem::I64).unwrap();
-    let placements: [(&str, fn(usize) -> Vec<usize>); 3] = [
+    let placements: [Placement; 3] = [
         ("round robin over 3 hosts", |p| (0..p).map(|r| r % 3).collect()),
         ("blocks of 4", |p| (0..p).map(|r| r / 4).collect()),
         ("a lone rank, then hosts of 3", |p| (0..p).map(|r| r.div_ceil(3)).collect()),
