@@ -684,14 +684,14 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
 /// circulant), so all ranks send the same number of messages: lg 8 = 3
 /// across hosts each.
 /// Each rank's traffic in the two-level allreduce with rank r on host
-/// `hosts[r]` and input `input(r)`.
-fn two_level_allreduce_traffic(hosts: &[usize], op: &BuiltinReducer, model: &CostModel, input: impl Fn(usize) -> Vec<u8> + Sync) -> Vec<Traffic> {
+/// `hosts[r]` and input `input(r)`, across a network of n½ `nhalf`.
+fn two_level_allreduce_traffic(hosts: &[usize], op: &BuiltinReducer, model: &CostModel, nhalf: usize, input: impl Fn(usize) -> Vec<u8> + Sync) -> Vec<Traffic> {
     let none = Blocks::even(0, 1);
     let d = fastred::algo::registry::Algorithm::Hierarchical.descriptor();
     InProcess::run(hosts.len(), |t| {
         let counting = Counting::new(t);
         let ring: Vec<usize> = (0..hosts.len()).collect();
-        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf: 0 };
+        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf };
         let mut buf = input(t.rank());
         (d.run.unwrap())(&counting, op, &mut buf, &job).unwrap();
         counting.traffic()
@@ -705,7 +705,7 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
     let model = CostModel::default();
     let messages_sent = |hosts: &[usize]| -> Vec<u64> {
         let input = |r: usize| (0..n).flat_map(|i| ((i + r) as f64).to_ne_bytes()).collect();
-        two_level_allreduce_traffic(hosts, &op, &model, input).iter().map(|t| t.messages_sent).collect()
+        two_level_allreduce_traffic(hosts, &op, &model, 0, input).iter().map(|t| t.messages_sent).collect()
     };
     let per_rank = messages_sent(&(0..p).map(|r| r / per_host).collect::<Vec<_>>());
     let host_sends = messages_sent(&vec![0; per_host]);
@@ -715,8 +715,9 @@ fn hierarchical_lanes_all_run_the_algorithm_of_the_whole_vector() {
 }
 
 /// The two-level allreduce of 2 MiB on 3 hosts of 4 and one of 2, in
-/// blocks: 4 lanes of 512 KiB (the most ranks on a host, from lanes of
-/// 512 KiB), the host of 2's ranks serving two each, one after the other. Every rank of a host of 4 receives what
+/// blocks, on a fast network (n½ 30 KiB): 4 lanes of 512 KiB (the most
+/// ranks on a host, from lanes of 512 KiB), the host of 2's ranks serving
+/// two each, one after the other. Every rank of a host of 4 receives what
 /// it receives on 4 hosts of 4 (within its host (1 − 1/4)·n each way, its
 /// lane's n/4 across hosts); each rank of the host of 2 receives n/2 each way
 /// within its host and two lanes' worth across. (With as many lanes as the
@@ -729,7 +730,7 @@ fn hierarchical_on_unequal_hosts_runs_a_lane_per_rank_of_the_largest_host() {
     let model = CostModel { alpha_intra: 0.0, ..CostModel::default() };
     let received = |hosts: &[usize]| -> Vec<usize> {
         let input = |r: usize| (0..n).map(|i| (i * 7 + r) as u8).collect();
-        two_level_allreduce_traffic(hosts, &op, &model, input).iter().map(|t| t.bytes_received as usize).collect()
+        two_level_allreduce_traffic(hosts, &op, &model, 30 << 10, input).iter().map(|t| t.bytes_received as usize).collect()
     };
     let equal = received(&(0..16).map(|r| r / 4).collect::<Vec<_>>());
     let unequal = received(&(0..14).map(|r| r / 4).collect::<Vec<_>>());

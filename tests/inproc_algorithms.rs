@@ -263,8 +263,9 @@ fn hierarchical_reduce_on_hosts_of_17_to_23_ranks() {
 }
 
 /// The two-level algorithm on long vectors over hosts holding different
-/// numbers of ranks, where it runs as many lanes as the largest host's ranks
-/// (lanes of at least 512 KiB) and a rank of a smaller host serves several:
+/// numbers of ranks, on a fast network (n½ 30 KiB), where it runs as many
+/// lanes as the largest host's ranks (lanes of at least 512 KiB) and a rank
+/// of a smaller host serves several:
 /// round robin over 3 hosts and blocks of 4 at p = 5, 7, 10, 14, and a lone
 /// rank beside hosts of 3; 400 003 i64 (3.2 MB, an odd count); the
 /// allreduce, the reduce to the first and last rank and a rank of the
@@ -293,7 +294,7 @@ fn hierarchical_long_vectors_on_unequal_hosts() {
                 let got = InProcess::run(p, |t| {
                     let ring_order = scrambled(p);
                     let run = |coll, root, blocks: &Blocks| {
-                        let job = Job { coll, blocks, root, commutative: true, ring: &ring_order, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                        let job = Job { coll, blocks, root, commutative: true, ring: &ring_order, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 30 << 10 };
                         let mut buf = to_bytes(&int_input(t.rank(), n));
                         (d.run.unwrap())(t, &op, &mut buf, &job).unwrap();
                         from_bytes::<i64>(&buf)

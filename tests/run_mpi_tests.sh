@@ -334,15 +334,15 @@ check "hierarchical-3-hosts-np7" 600 "collectives: OK AND reduce of [0-9]+ B on 
 # two, so the phases within a host halve and double instead of the ring.
 check "hierarchical-2-hosts-np8" 600 "collectives: OK AND reduce of [0-9]+ B on 8 processes: hierarchical \(forced AND allreduce of [0-9]+ B on 8 processes: hierarchical \(forced" 8 \
     env FAKE_NODES=2 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=debug "$out/collectives" own $variant_mode
-# Round-robin on 3 hosts at np 5 (2, 2, 1), long vectors: as many lanes as
-# the most ranks on a host (2), the lone rank serving both one after the
+# Round-robin on 3 hosts at np 5 (2, 2, 1), long vectors on a fast network
+# (n½ 64 KiB): as many lanes as the most ranks on a host (2), the lone rank serving both one after the
 # other; every element of the allreduce of 2 MiB, the reduce of 512 KiB and
 # the reduce-scatters checked. Then the default on a fast network there: the
 # `lonerank` rules (the ring allreduce, the pipeline reduce).
 check "hierarchical-long-lone-rank-np5" 600 "stats: OK AND two-level allreduce of 2097152 B: 2 lanes over 3 hosts AND two-level reduce_scatter_block of 2097120 B: 2 lanes" 5 \
-    env FAKE_NODES=3 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/stats" 262144 1
+    env FAKE_NODES=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/stats" 262144 1
 check "hierarchical-long-reduce-lone-rank-np5" 600 "stats: OK AND two-level reduce of 524288 B: 2 lanes over 3 hosts" 5 \
-    env FAKE_NODES=3 "$FAKE" $P FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/stats" 65536 1 reduce
+    env FAKE_NODES=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_ALGO=hierarchical FASTRED_LOG=trace "$out/stats" 65536 1 reduce
 check "default-fast-network-lone-rank-np5" 600 "stats: OK AND allreduce of 2097152 B on 5 processes: ring \\(default table line [0-9]+: allreduce +1M- +4-31 +scattered,lonerank,nhalf>=8K +ring" 5 \
     env FAKE_NODES=3 "$FAKE" $P FASTRED_NHALF=64K FASTRED_LOG=debug "$out/stats" 262144 1
 check "default-fast-network-lone-rank-reduce-np5" 600 "stats: OK AND reduce of 524288 B on 5 processes: pipeline \\(default table line [0-9]+: reduce +257K- +4-16 +scattered,lonerank,nhalf>=8K +pipeline" 5 \

@@ -82,19 +82,29 @@ fn most_lanes_from(coll: Collective) -> usize {
     if coll == Collective::Reduce { 128 << 10 } else { 512 << 10 }
 }
 
+/// The n½ from which a network is a fast one, as the table's `nhalf>=8K`
+/// rules say (100 Gbit/s fabrics measure about 30 KiB, 10 Gbit/s Ethernet
+/// 6 KiB, 1 Gbit/s 4 KiB).
+const FAST_NETWORK_NHALF: usize = 8 << 10;
+
 /// L, the lanes of a call of `coll` on `bytes` over `hosts` hosts of
-/// `fewest` to `most` ranks: one per rank of the largest host where the
-/// lanes' blocks reach [`most_lanes_from`] and either the hosts are at most
-/// 16 or every rank of a smallest host serves the same number of lanes
-/// (`most` a multiple of `fewest`, at least 2), else one per rank of the
-/// smallest. Across more hosts, where some ranks serve one lane more than
-/// others or a lone rank serves them all, the lanes run one after the other
-/// cost as much as the balance saves, or more (0.76-1.19x on 33-101 hosts
-/// of 2 and 1, 1.0-1.18x for the allreduce on 17-50 hosts of 4 and 3; on 63
-/// hosts of 16 and 8, 0.84-1.02x: `docs/results/smpi/lanes-most-many-hosts/`).
-fn lane_count(coll: Collective, bytes: usize, hosts: usize, fewest: usize, most: usize) -> usize {
+/// `fewest` to `most` ranks, across a network of n½ `nhalf` (0: not known):
+/// one per rank of the largest host on a fast network ([`FAST_NETWORK_NHALF`])
+/// where the lanes' blocks reach [`most_lanes_from`] and either the hosts
+/// are at most 16 or every rank of a smallest host serves the same number
+/// of lanes (`most` a multiple of `fewest`, at least 2); else one per rank
+/// of the smallest. Across more hosts, where some ranks serve one lane more
+/// than others or a lone rank serves them all, the lanes run one after the
+/// other cost as much as the balance saves, or more (0.76-1.19x on 33-101
+/// hosts of 2 and 1, 1.0-1.18x for the allreduce on 17-50 hosts of 4 and 3;
+/// on 63 hosts of 16 and 8, 0.84-1.02x:
+/// `docs/results/smpi/lanes-most-many-hosts/`). On 1 Gbit/s Ethernet the
+/// balance within a host is worth too little against the network: the most
+/// lanes took 1.0-1.42x there (`docs/results/smpi/cyclic-small/lanes-most/gbe/`).
+fn lane_count(coll: Collective, bytes: usize, hosts: usize, fewest: usize, most: usize, nhalf: usize) -> usize {
     let every_rank_alike = fewest >= 2 && most.is_multiple_of(fewest);
-    if fewest < most && bytes / most >= most_lanes_from(coll) && (hosts <= 16 || every_rank_alike) { most } else { fewest }
+    let long = bytes / most >= most_lanes_from(coll);
+    if fewest < most && nhalf >= FAST_NETWORK_NHALF && long && (hosts <= 16 || every_rank_alike) { most } else { fewest }
 }
 
 /// The lanes, of L = `lanes`, that the rank of local index `i` on a host of
@@ -110,7 +120,7 @@ fn served(i: usize, k: usize, lanes: usize) -> Range<usize> {
 }
 
 impl Groups {
-    fn of(rank: usize, hosts: &[usize], coll: Collective, bytes: usize) -> Groups {
+    fn of(rank: usize, hosts: &[usize], coll: Collective, bytes: usize, nhalf: usize) -> Groups {
         let host_count = hosts.iter().max().map_or(1, |&h| h + 1);
         let mut ranks_on: Pooled<usize> = (0..host_count).map(|_| 0).collect();
         let mut local_index: Pooled<usize> = Pooled::new();
@@ -120,7 +130,7 @@ impl Groups {
         }
         let host_size: Pooled<usize> = hosts.iter().map(|&h| ranks_on[h]).collect();
         let nonempty = || ranks_on.iter().copied().filter(|&k| k > 0);
-        let lanes = lane_count(coll, bytes, nonempty().count(), nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1));
+        let lanes = lane_count(coll, bytes, nonempty().count(), nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1), nhalf);
         let me = hosts[rank];
         let my_local = local_index[rank];
         let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
@@ -352,7 +362,7 @@ fn run_lane<R>(t: &dyn Transport, g: &Groups, l: usize, body: impl FnOnce(&dyn T
 fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
     let me = t.rank();
-    let g = Groups::of(me, job.hosts, job.coll, buf.len());
+    let g = Groups::of(me, job.hosts, job.coll, buf.len(), job.nhalf);
     let parts = Parts::of(&g, job.hosts, job.blocks, esz);
     let mut work = super::scratch(buf.len())?;
     for r in 0..t.size() {
@@ -391,7 +401,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
 /// Allreduce (or reduce to `job.root`) of `buf` in place.
 fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
-    let g = Groups::of(t.rank(), job.hosts, job.coll, buf.len());
+    let g = Groups::of(t.rank(), job.hosts, job.coll, buf.len(), job.nhalf);
     let on_host = Subset::new(t, &g.local, g.my_local);
     // Steps 1 and 3 halve and double within the host where they can (then
     // local index q holds level-lg K segment `final_segment(q)`, lane q's
@@ -511,7 +521,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     }
     let intra = m.within_host();
     let n = bytes as f64;
-    let lanes = lane_count(coll, bytes, hosts, fewest, most);
+    let lanes = lane_count(coll, bytes, hosts, fewest, most, nhalf);
     let (k, l) = (most as f64, lanes as f64);
     let halving = fewest == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
@@ -559,19 +569,23 @@ mod tests {
     }
 
     #[test]
-    fn hosts_of_different_sizes_run_a_lane_per_rank_of_the_largest_from_lanes_of_128_or_512_kib_on_few_hosts_or_alike_ranks() {
-        assert_eq!(lane_count(Collective::Allreduce, 3 << 20, 40, 4, 4), 4, "equal hosts");
-        assert_eq!(lane_count(Collective::Allreduce, 8, 40, 4, 4), 4, "equal hosts");
+    fn hosts_of_different_sizes_on_a_fast_network_run_a_lane_per_rank_of_the_largest_from_lanes_of_128_or_512_kib_on_few_hosts_or_alike_ranks() {
+        let fast = FAST_NETWORK_NHALF;
+        assert_eq!(lane_count(Collective::Allreduce, 3 << 20, 40, 4, 4, 0), 4, "equal hosts");
+        assert_eq!(lane_count(Collective::Allreduce, 8, 40, 4, 4, fast), 4, "equal hosts");
         let (reduce, allreduce) = (most_lanes_from(Collective::Reduce), most_lanes_from(Collective::Allreduce));
         assert_eq!((reduce, allreduce), (128 << 10, 512 << 10));
         for coll in [Collective::Reduce, Collective::Allreduce, Collective::ReduceScatter, Collective::ReduceScatterBlock] {
             let from = most_lanes_from(coll);
-            assert_eq!(lane_count(coll, 3 * from, 16, 2, 3), 3, "{coll:?}");
-            assert_eq!(lane_count(coll, 3 * from - 1, 16, 2, 3), 2, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from, 16, 2, 3, fast), 3, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from - 1, 16, 2, 3, fast), 2, "{coll:?}");
             // Beyond 16 hosts: only where every rank of a smallest host serves alike.
-            assert_eq!(lane_count(coll, 3 * from, 17, 2, 3), 2, "{coll:?}");
-            assert_eq!(lane_count(coll, 16 * from, 63, 8, 16), 16, "{coll:?}");
-            assert_eq!(lane_count(coll, 2 * from, 101, 1, 2), 1, "{coll:?}: a lone rank serves them all");
+            assert_eq!(lane_count(coll, 3 * from, 17, 2, 3, fast), 2, "{coll:?}");
+            assert_eq!(lane_count(coll, 16 * from, 63, 8, 16, fast), 16, "{coll:?}");
+            assert_eq!(lane_count(coll, 2 * from, 101, 1, 2, fast), 1, "{coll:?}: a lone rank serves them all");
+            // Not on a slower network, nor where n½ is not known.
+            assert_eq!(lane_count(coll, 3 * from, 16, 2, 3, fast - 1), 2, "{coll:?}");
+            assert_eq!(lane_count(coll, 3 * from, 16, 2, 3, 0), 2, "{coll:?}");
         }
     }
 
@@ -691,12 +705,12 @@ mod tests {
     fn groups_with_unequal_hosts_and_scattered_ranks() {
         // host of each rank: host 0 has ranks 0, 3, 4; host 1 has 1, 5; host 2 has 2, 6, 7.
         let hosts = [0, 1, 2, 0, 0, 1, 2, 2];
-        let short = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 8);
+        let short = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 8, FAST_NETWORK_NHALF);
         let g = short(4);
         assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 2, 2..2), "2 lanes: local index 2 serves none");
         assert_eq!((&short(5).lane(1)[..], short(5).my_lanes.clone()), (&[3, 5, 6][..], 1..2));
         // Long vectors: 3 lanes.
-        let long = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 3 << 20);
+        let long = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 3 << 20, FAST_NETWORK_NHALF);
         let g = long(4);
         assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 3, 2..3));
         let g = long(5);
