@@ -1983,7 +1983,9 @@ mod tests {
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, rule);
         }
-        // Hosts of 3 and 2, 4 and 3: not the ring.
+        // From 17 processes the ring on any unequal hosts (17 on 5: 4, 4, 3, 3, 3).
+        fast_network_takes(&t, |n| at(n, Allreduce, 2 << 20, 17, 5), Ring, "17-31 scattered,unequalhosts");
+        // Hosts of 3 and 2, 4 and 3 at 4-16: not the ring.
         for (p, hosts) in [(7, 3), (14, 4)] {
             assert_ne!(choose(&at(30 << 10, Allreduce, 2 << 20, p, hosts), None, &t).algorithm, Ring, "{p} on {hosts}");
         }

@@ -101,10 +101,23 @@ const FAST_NETWORK_NHALF: usize = 8 << 10;
 /// `docs/results/smpi/lanes-most-many-hosts/`). On 1 Gbit/s Ethernet the
 /// balance within a host is worth too little against the network: the most
 /// lanes took 1.0-1.42x there (`docs/results/smpi/cyclic-small/lanes-most/gbe/`).
+///
+/// And the balance must outweigh the back-to-back lanes by a quarter, in
+/// the bytes through the busiest rank (shares of the vector): within a
+/// largest host of k ranks the ring passes (k − 1)/L of it, (k − 1)/f with
+/// L = f lanes and (k − 1)/k with L = k (the balance); a rank of a smallest
+/// host of f carries ⌈k/f⌉ lanes of 1/k across hosts against one of 1/f
+/// (the cost). On hosts of 16 and 15 (the balance 0.0625, the cost 0.058)
+/// the fewest stay; on 4 and 3 (0.25 against 0.17), 16 and 10 (0.56
+/// against 0.025) the most run.
 fn lane_count(coll: Collective, bytes: usize, hosts: usize, fewest: usize, most: usize, nhalf: usize) -> usize {
     let every_rank_alike = fewest >= 2 && most.is_multiple_of(fewest);
     let long = bytes / most >= most_lanes_from(coll);
-    if fewest < most && nhalf >= FAST_NETWORK_NHALF && long && (hosts <= 16 || every_rank_alike) { most } else { fewest }
+    let (f, k) = (fewest as f64, most as f64);
+    let balance = (k - 1.0) / f - (k - 1.0) / k;
+    let cost = most.div_ceil(fewest) as f64 / k - 1.0 / f;
+    let worth = balance >= 1.25 * cost;
+    if fewest < most && nhalf >= FAST_NETWORK_NHALF && long && worth && (hosts <= 16 || every_rank_alike) { most } else { fewest }
 }
 
 /// The lanes, of L = `lanes`, that the rank of local index `i` on a host of
@@ -489,8 +502,8 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 
 /// The α-β-γ cost with separate terms within a host (α_i, β_i:
 /// [`CostModel::within_host`]) and between hosts (α, β), for N = `layout.hosts`
-/// hosts of f = `layout.fewest` to k = `layout.most` ranks, with L lanes
-/// ([`lane_count`]: f, or k for long vectors) (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
+/// hosts with L = `layout.fewest` lanes and at most k = `layout.most` ranks on
+/// a host (n = `bytes`, p ≈ N·L); S is the latency of one phase within a
 /// host ([`WithinHost::choose`]): lg k·α_i where every host holds the same
 /// power-of-two k ranks (halving and doubling), else the cheaper of the
 /// circulant's ⌈lg k⌉·α_i + n·β_i (its copy, [`CostModel::local_copy`]) and the ring's (k − 1)·α_i:
@@ -498,21 +511,28 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// - step 1, the reduce-scatter within a host: S + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
-///   best single-level one), in ⌈L/f⌉ rounds of f lanes (a host of f
-///   ranks serves its lanes one after the other) sharing a host's link
-///   (β → f·β, [`CostModel::sharing_links`]): with L = f for the ring or halving &
+///   best single-level one), the L lanes of a host sharing its link
+///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
 /// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
-///   reduce, the root gathers its host's blocks, halving: S + (1−1/k)·n·β_i,
+///   reduce, the root gathers L−1 blocks, halving: S + (1−1/k)·n·β_i,
 ///   else, all its receives posted at once, α_i + (1−1/L)·n·β_i; reduce-scatter, a rank's block of n/p is
-///   handed on by a lane rank on hosts of more than L ranks, ⌈k/L − 1⌉·(α_i + n/p·β_i),
-///   and on a host of fewer than L once.
+///   handed on only on hosts with more than L ranks,
+///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
+///
+/// Where the hosts differ, long vectors on a fast network run as many lanes
+/// as the *most* ranks on a host ([`lane_count`]); this prices the fewest,
+/// which those calls measured at 0.42-1.0 of (`docs/results/smpi/cyclic-small/lanes-most/`,
+/// `../lanes-most-many-hosts/`). Pricing the back-to-back lanes instead
+/// turned the model from the two-level algorithm (the fastest or within
+/// 1.17x on 33 ranks dealt round robin over hosts of 4) to the circulant
+/// (1.9-2.5x there).
 ///
 /// One host: the best single-level algorithm within it; one rank per host:
 /// the best between hosts.
 pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf: usize, m: &CostModel, table: Option<&Table>) -> f64 {
     let best = |coll, bytes, p, m: &CostModel| best_single_level(coll, bytes, p, false, m).map_or(f64::INFINITY, |(_, e)| e);
-    let (hosts, fewest, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
+    let (hosts, lanes, most) = (layout.hosts.max(1), layout.fewest.max(1), layout.most.max(1));
     if hosts == 1 {
         return best(coll, bytes, most, &m.within_host());
     }
@@ -521,31 +541,25 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     }
     let intra = m.within_host();
     let n = bytes as f64;
-    let lanes = lane_count(coll, bytes, hosts, fewest, most, nhalf);
     let (k, l) = (most as f64, lanes as f64);
-    let halving = fewest == most && most.is_power_of_two();
+    let halving = lanes == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
     let phase = if halving { k.log2() * intra.alpha } else { ((k - 1.0) * intra.alpha).min(circulant_rounds * intra.alpha + n * m.local_copy()) };
     let spread = (1.0 - 1.0 / k) * n;
     let step1 = phase + spread * (intra.beta + intra.gamma);
     let lane_bytes = bytes.div_ceil(lanes);
-    let shared = m.sharing_links(fewest);
-    let rounds = lanes.div_ceil(fewest) as f64;
-    let lane = match table {
+    let shared = m.sharing_links(lanes);
+    let step2 = match table {
         Some(table) => phase_algorithm(coll, lane_bytes, lane_bytes / 8, hosts, Hosts::Lane, bytes, nhalf, table, m, false)
             .and_then(|d| d.estimate)
             .map_or(f64::INFINITY, |e| e(coll, lane_bytes, hosts, &shared)),
         None => best(coll, lane_bytes, hosts, &shared),
     };
-    let step2 = rounds * lane;
     let step3 = match coll {
         Collective::Allreduce => phase + spread * intra.beta,
         Collective::Reduce if halving => phase + spread * intra.beta,
         Collective::Reduce => intra.alpha + (1.0 - 1.0 / l) * n * intra.beta,
-        Collective::ReduceScatter | Collective::ReduceScatterBlock => {
-            let handed = if lanes < most { (k / l - 1.0).ceil() } else if fewest < most { 1.0 } else { 0.0 };
-            handed * (intra.alpha + n / (hosts as f64 * l) * intra.beta)
-        }
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => (k / l - 1.0).ceil() * (intra.alpha + n / (hosts as f64 * l) * intra.beta),
     };
     step1 + step2 + step3
 }
@@ -583,6 +597,10 @@ mod tests {
             assert_eq!(lane_count(coll, 3 * from, 17, 2, 3, fast), 2, "{coll:?}");
             assert_eq!(lane_count(coll, 16 * from, 63, 8, 16, fast), 16, "{coll:?}");
             assert_eq!(lane_count(coll, 2 * from, 101, 1, 2, fast), 1, "{coll:?}: a lone rank serves them all");
+            // The balance against the back-to-back lanes: 16 and 15 no, 16 and 10, 4 and 3 yes.
+            assert_eq!(lane_count(coll, 16 * from, 16, 15, 16, fast), 15, "{coll:?}");
+            assert_eq!(lane_count(coll, 16 * from, 16, 10, 16, fast), 16, "{coll:?}");
+            assert_eq!(lane_count(coll, 4 * from, 4, 3, 4, fast), 4, "{coll:?}");
             // Not on a slower network, nor where n½ is not known.
             assert_eq!(lane_count(coll, 3 * from, 16, 2, 3, fast - 1), 2, "{coll:?}");
             assert_eq!(lane_count(coll, 3 * from, 16, 2, 3, 0), 2, "{coll:?}");
