@@ -169,10 +169,10 @@ impl Groups {
         (0..self.local_index.len()).filter(|&r| served(self.local_index[r], self.host_size[r], self.lanes).contains(&l)).collect()
     }
 
-    /// The local index of the rank of this host that serves lane `l`.
+    /// The local index of the rank of this host that serves lane `l` ([`served`]'s inverse).
     fn server_of(&self, l: usize) -> usize {
         let k = self.local.len();
-        if k >= self.lanes { l } else { l * k / self.lanes }
+        (0..k).find(|&i| served(i, k, self.lanes).contains(&l)).expect("every lane has a server on every host")
     }
 }
 
