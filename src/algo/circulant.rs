@@ -96,51 +96,65 @@ impl Skips {
 }
 
 /// Process `rank`'s rotated view of the blocks: R[i] is block (rank+i) mod p.
-struct Rotated {
-    /// Byte offset of R[i] in the rotated buffer, for i = 0..=p.
-    offsets: Pooled<usize>,
+/// The blocks lie in rank order, so R[0..p−rank] is the natural vector from
+/// block `rank` on and R[p−rank..p] its start: offsets are computed, not
+/// stored, and a rotation is at most two copies, whatever p (a copy per
+/// block cost about 0.1 ms a call at p = 4096, `examples/cpu_per_call.rs`).
+struct Rotated<'b> {
+    blocks: &'b Blocks,
     rank: usize,
+    elem: usize,
 }
 
-impl Rotated {
-    fn new(blocks: &Blocks, rank: usize, elem: usize) -> Rotated {
-        let p = blocks.len();
-        let mut offsets = Pooled::new();
-        offsets.push(0);
-        for i in 0..p {
-            let next = offsets[i] + blocks.count((rank + i) % p) * elem;
-            offsets.push(next);
-        }
-        Rotated { offsets, rank }
+impl<'b> Rotated<'b> {
+    fn new(blocks: &'b Blocks, rank: usize, elem: usize) -> Rotated<'b> {
+        Rotated { blocks, rank, elem }
+    }
+
+    /// Where R[i] starts, in elements of the rotated vector (i ≤ p).
+    fn start(&self, i: usize) -> usize {
+        let (b, p) = (self.blocks, self.blocks.len());
+        let base = b.offset(self.rank);
+        if self.rank + i <= p { b.offset(self.rank + i) - base } else { b.total() - base + b.offset(self.rank + i - p) }
     }
 
     /// Bytes of R[first..last].
     fn range(&self, first: usize, last: usize) -> std::ops::Range<usize> {
-        self.offsets[first]..self.offsets[last]
+        self.start(first) * self.elem..self.start(last) * self.elem
+    }
+
+    /// R[first..last] as at most two pairs (rotated bytes, natural bytes),
+    /// split where the rotation wraps past block p − 1.
+    fn pieces(&self, first: usize, last: usize) -> [(std::ops::Range<usize>, std::ops::Range<usize>); 2] {
+        let (b, p, e) = (self.blocks, self.blocks.len(), self.elem);
+        let wrap = (p - self.rank).clamp(first, last);
+        let natural = |lo: usize, hi: usize| if lo < hi { b.bytes_of_range(lo, hi, e) } else { 0..0 };
+        let before = (self.range(first, wrap), natural(self.rank + first, self.rank + wrap));
+        // Past the wrap (wrap ≥ p − rank there): blocks from 0 on.
+        let after = (self.range(wrap, last), if wrap < last { natural(wrap + self.rank - p, last + self.rank - p) } else { 0..0 });
+        [before, after]
     }
 
     /// The rotated copy of `natural` (blocks in rank order).
-    fn rotate_in(&self, t: &(impl Transport + ?Sized), blocks: &Blocks, elem: usize, natural: &[u8]) -> MpiResult<super::Scratch> {
-        let p = blocks.len();
+    fn rotate_in(&self, t: &(impl Transport + ?Sized), natural: &[u8]) -> MpiResult<super::Scratch> {
         let mut rotated = super::scratch(natural.len())?;
-        for i in 0..p {
-            super::copy(t, &mut rotated[self.range(i, i + 1)], &natural[blocks.bytes((self.rank + i) % p, elem)]);
+        for (r, n) in self.pieces(0, self.blocks.len()).into_iter().filter(|(r, _)| !r.is_empty()) {
+            super::copy(t, &mut rotated[r], &natural[n]);
         }
         Ok(rotated)
     }
 
     /// Copy R[first..last] back to their places in `natural`.
-    fn rotate_out(&self, t: &(impl Transport + ?Sized), blocks: &Blocks, elem: usize, rotated: &[u8], natural: &mut [u8], first: usize, last: usize) {
-        let p = blocks.len();
-        for i in first..last {
-            super::copy(t, &mut natural[blocks.bytes((self.rank + i) % p, elem)], &rotated[self.range(i, i + 1)]);
+    fn rotate_out(&self, t: &(impl Transport + ?Sized), rotated: &[u8], natural: &mut [u8], first: usize, last: usize) {
+        for (r, n) in self.pieces(first, last).into_iter().filter(|(r, _)| !r.is_empty()) {
+            super::copy(t, &mut natural[n], &rotated[r]);
         }
     }
 }
 
 /// Algorithm 1 on the rotated buffer `r` (R[0..p−1]): afterwards R[0] is this
 /// process's fully reduced block.
-fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), r: &mut [u8], rot: &Rotated<'_>, skips: &Skips) -> MpiResult {
     let (p, rank) = (t.size(), t.rank());
     let mut incoming = super::Scratch::empty();
     for (s_prev, s) in skips.rounds() {
@@ -154,7 +168,7 @@ fn reduce_scatter_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?S
 
 /// Algorithm 2's allgather phase: the skips in reverse, R[0..s'−s−1] to
 /// (r−s) mod p, R[s..s'−1] from (r+s) mod p.
-fn allgather_rotated(t: &(impl Transport + ?Sized), r: &mut [u8], rot: &Rotated, skips: &Skips) -> MpiResult {
+fn allgather_rotated(t: &(impl Transport + ?Sized), r: &mut [u8], rot: &Rotated<'_>, skips: &Skips) -> MpiResult {
     let (p, rank) = (t.size(), t.rank());
     for (s_prev, s) in skips.rounds().rev() {
         let (to, from) = ((rank + p - s) % p, (rank + s) % p);
@@ -166,10 +180,10 @@ fn allgather_rotated(t: &(impl Transport + ?Sized), r: &mut [u8], rot: &Rotated,
 
 /// Algorithm 1 on a rotated copy of `input` (blocks in rank order): the copy,
 /// with R[0] this process's reduced block, and its layout.
-fn reduced_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], blocks: &Blocks, skips: &Skips) -> MpiResult<(super::Scratch, Rotated)> {
+fn reduced_rotated<'b>(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], blocks: &'b Blocks, skips: &Skips) -> MpiResult<(super::Scratch, Rotated<'b>)> {
     let esz = op.elem_size();
     let rot = Rotated::new(blocks, t.rank(), esz);
-    let mut r = rot.rotate_in(t, blocks, esz, input)?;
+    let mut r = rot.rotate_in(t, input)?;
     reduce_scatter_rotated(t, op, &mut r, &rot, skips)?;
     Ok((r, rot))
 }
@@ -190,24 +204,30 @@ pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], blocks: &Blocks,
     let mut r = super::scratch(buf.len())?;
     super::copy(t, &mut r[rot.range(0, 1)], &buf[blocks.bytes(t.rank(), elem)]);
     allgather_rotated(t, &mut r, &rot, skips)?;
-    rot.rotate_out(t, blocks, elem, &r, buf, 1, t.size());
+    rot.rotate_out(t, &r, buf, 1, t.size());
     Ok(())
 }
 
-/// Allreduce (Algorithm 2) over p nearly equal blocks of `input` (counts < p
-/// give empty blocks), result in `output` (which may be `input` itself: see
-/// [`allreduce`]). Each block is reduced by one process: bit-identical results.
-fn allreduced_rotated(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], skips: &Skips) -> MpiResult<(super::Scratch, Rotated, Blocks)> {
-    let blocks = Blocks::even(input.len() / op.elem_size(), t.size());
-    let (mut r, rot) = reduced_rotated(t, op, input, &blocks, skips)?;
+/// Allreduce (Algorithm 2) of `input` over `blocks`, p nearly equal ones
+/// ([`allreduce_blocks`]; counts < p give empty blocks): the rotated result
+/// for [`Rotated::rotate_out`]. Each block is reduced by one process:
+/// bit-identical results.
+fn allreduced_rotated<'b>(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), input: &[u8], blocks: &'b Blocks, skips: &Skips) -> MpiResult<(super::Scratch, Rotated<'b>)> {
+    let (mut r, rot) = reduced_rotated(t, op, input, blocks, skips)?;
     allgather_rotated(t, &mut r, &rot, skips)?;
-    Ok((r, rot, blocks))
+    Ok((r, rot))
+}
+
+/// The allreduce's blocks of a vector of `bytes` over `t`'s processes.
+fn allreduce_blocks(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), bytes: usize) -> Blocks {
+    Blocks::even(bytes / op.elem_size(), t.size())
 }
 
 /// Allreduce in place: the result replaces `buf`.
 pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], skips: &Skips) -> MpiResult {
-    let (r, rot, blocks) = allreduced_rotated(t, op, buf, skips)?;
-    rot.rotate_out(t, &blocks, op.elem_size(), &r, buf, 0, t.size());
+    let blocks = allreduce_blocks(t, op, buf.len());
+    let (r, rot) = allreduced_rotated(t, op, buf, &blocks, skips)?;
+    rot.rotate_out(t, &r, buf, 0, t.size());
     Ok(())
 }
 
@@ -221,7 +241,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
     // Gather in root-rotated order: position j holds block root+j.
     let at_root = Rotated::new(&blocks, root, esz);
     let me = relative_rank(rank, root, p);
-    let mut gathered = at_root.rotate_in(t, &blocks, esz, buf)?; // only position `me` matters
+    let mut gathered = at_root.rotate_in(t, buf)?; // only position `me` matters
     let mut distance = 1;
     while distance < p {
         if me & distance != 0 {
@@ -234,7 +254,7 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
         }
         distance <<= 1;
     }
-    at_root.rotate_out(t, &blocks, esz, &gathered, buf, 0, p);
+    at_root.rotate_out(t, &gathered, buf, 0, p);
     Ok(())
 }
 
@@ -253,8 +273,9 @@ fn run_from_with(kind: SkipKind, t: &dyn Transport, op: &dyn Reducer, input: &[u
     let skips = Skips::new(kind, t.size());
     match job.coll {
         Collective::Allreduce => {
-            let (r, rot, blocks) = allreduced_rotated(t, op, input, &skips)?;
-            rot.rotate_out(t, &blocks, op.elem_size(), &r, output, 0, t.size());
+            let blocks = allreduce_blocks(t, op, input.len());
+            let (r, rot) = allreduced_rotated(t, op, input, &blocks, &skips)?;
+            rot.rotate_out(t, &r, output, 0, t.size());
         }
         Collective::Reduce => return super::registry::not_implemented("circulant (separate input)", job.coll),
         Collective::ReduceScatter | Collective::ReduceScatterBlock => {

@@ -20,11 +20,18 @@ pub struct Solo {
     rank: usize,
     size: usize,
     events: RefCell<Vec<Event>>,
+    /// Local copies of vector data ([`Transport::note_copy`] calls).
+    copies: std::cell::Cell<usize>,
 }
 
 impl Solo {
     pub fn new(rank: usize, size: usize) -> Solo {
-        Solo { rank, size, events: RefCell::new(Vec::new()) }
+        Solo { rank, size, events: RefCell::new(Vec::new()), copies: std::cell::Cell::new(0) }
+    }
+
+    /// How many local copies of vector data the algorithm made so far.
+    pub fn copies(&self) -> usize {
+        self.copies.get()
     }
 
     /// Every call so far, in order: one per communication round of this process.
@@ -53,6 +60,9 @@ impl Transport for Solo {
         buf.fill(0);
         self.events.borrow_mut().push(Event { sent: Some((to, data.len())), received: Some((from, buf.len())) });
         Ok(())
+    }
+    fn note_copy(&self, _bytes: usize) {
+        self.copies.set(self.copies.get() + 1);
     }
     /// Posts are recorded and dropped, so every message is complete at once.
     fn outbox<'d>(&self, body: &mut dyn FnMut(&mut dyn Outbox<'d>) -> MpiResult) -> MpiResult {
