@@ -124,6 +124,8 @@ pub struct Placement {
     /// `host_of[r]`: rank r's host, numbered in order of first appearance
     /// (same host name: same number).
     pub host_of: Vec<usize>,
+    /// The same, with every host's ranks (for the two-level algorithm).
+    pub hosts: crate::algo::host_map::HostMap,
     /// The network's n½ in bytes between rank 0 and the first rank on
     /// another host ([`crate::network`]); 0 on one host, or where the table
     /// has no `nhalf` condition (not measured).
@@ -556,7 +558,7 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
         (Nhalf::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
-    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, host_of, nhalf })
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), host_of, nhalf })
 }
 
 #[cfg(test)]

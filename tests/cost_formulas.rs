@@ -5,6 +5,7 @@
 mod common;
 use common::{scattered_hosts, scrambled};
 
+use fastred::algo::host_map::HostMap;
 use fastred::algo::halving_groups::{self, Group, Segments};
 use fastred::algo::{binary_blocks, binomial, fibonacci_tree, halving_doubling, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, ring, two_tree, Forwarding, Outbox, Transport};
 use fastred::select::delta_expo_max;
@@ -55,7 +56,7 @@ fn every_registered_algorithm_conserves_messages_and_meets_the_lower_bound() {
                     let counting = Counting::new(t);
                     let ring = scrambled(p);
                     let hosts = scattered_hosts(p);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()
@@ -386,6 +387,30 @@ fn circulant_allreduce_2_p_minus_1_blocks_in_2_ceil_lg_p_rounds() {
     }
 }
 
+/// The circulant's rotations copy the vector in at most two pieces each
+/// way, whatever p: a copy per block had made a one-element allreduce cost
+/// O(p) per call (about 0.1 ms at p = 4096, `examples/cpu_per_call.rs`).
+#[test]
+fn circulant_rotations_copy_at_most_two_pieces_whatever_p() {
+    for p in [2, 3, 22, 100, 1000, 4096] {
+        for rank in [0, 1, p / 2, p - 1] {
+            for n in [1, p + 3] {
+                let skips = Skips::new(SkipKind::Halving, p);
+                let copies = |run: &dyn Fn(&Solo, &CountingReducer, &mut [u8])| {
+                    let (t, op) = (Solo::new(rank, p), CountingReducer(Cell::new(0)));
+                    run(&t, &op, &mut vec![0u8; n]);
+                    t.copies()
+                };
+                let allreduce = copies(&|t, op, buf| circulant::allreduce(t, op, buf, &skips).unwrap());
+                let reduce_scatter = copies(&|t, op, buf| circulant::reduce_scatter(t, op, buf, &Blocks::even(n, p), &skips).unwrap());
+                let reduce = copies(&|t, op, buf| circulant::reduce(t, op, buf, p / 3, &skips).unwrap());
+                // In and out: 2 + 2; in and the result: 2 + 1; and the root's gather: 2 + 2 more.
+                assert!(allreduce <= 4 && reduce_scatter <= 3 && reduce <= 7, "p={p} rank {rank} n={n}: {allreduce}, {reduce_scatter}, {reduce} copies");
+            }
+        }
+    }
+}
+
 #[test]
 fn circulant_p_22_worked_example() {
     // Träff §2: for p = 22 the skips are 11, 6, 3, 2, 1 and processor 21
@@ -655,7 +680,7 @@ fn shared_memory_sends_nothing_and_copies_its_input_and_long_rounds_results() {
                 let per_rank = InProcess::run(p, |t| {
                     let counting = Counting::new(t);
                     let (ring, hosts) = (scrambled(p), vec![0; p]);
-                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                    let job = Job { coll, blocks: &even, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                     let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
                     (d.run.unwrap())(&counting, &op, &mut buf, &job).unwrap();
                     counting.traffic()
@@ -691,7 +716,7 @@ fn two_level_allreduce_traffic(hosts: &[usize], op: &BuiltinReducer, model: &Cos
     InProcess::run(hosts.len(), |t| {
         let counting = Counting::new(t);
         let ring: Vec<usize> = (0..hosts.len()).collect();
-        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts, segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf };
+        let job = Job { coll: Collective::Allreduce, blocks: &none, root: 0, commutative: true, ring: &ring, hosts: &HostMap::new(hosts), segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf };
         let mut buf = input(t.rank());
         (d.run.unwrap())(&counting, op, &mut buf, &job).unwrap();
         counting.traffic()

@@ -12,6 +12,7 @@
 mod common;
 use common::{from_bytes, layouts, scattered_hosts, scrambled, to_bytes};
 
+use fastred::algo::host_map::HostMap;
 use fastred::algo::circulant::{self, SkipKind, Skips};
 use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
 use fastred::algo::{fibonacci_tree, pipeline, two_tree, Blocks, Transport};
@@ -139,7 +140,7 @@ fn run_registered(d: &Descriptor, t: &InProcess, op: &dyn Reducer, buf: &mut [u8
     let ring = scrambled(t.size());
     let hosts = scattered_hosts(t.size());
     let model = CostModel::default();
-    let job = Job { coll, blocks, root, commutative, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+    let job = Job { coll, blocks, root, commutative, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
     (d.run.expect("a runnable algorithm"))(t, op, buf, &job)
 }
 
@@ -221,7 +222,7 @@ fn hierarchical_on_every_kind_of_placement() {
             let what = format!("{what}, {within} where not halving");
             let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
                 let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-                let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                 (d.run.unwrap())(t, op, b, &job)
             };
             check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
@@ -230,7 +231,7 @@ fn hierarchical_on_every_kind_of_placement() {
                 for blocks in &layouts(p) {
                     check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
                         let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-                        let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                        let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                         (d.run.unwrap())(t, op, b, &job).unwrap()
                     });
                 }
@@ -256,7 +257,7 @@ fn hierarchical_reduce_on_hosts_of_17_to_23_ranks() {
     for (what, hosts_of) in placements {
         check_reduce_with(&format!("hierarchical reduce, {what}"), vec![34, 35, 36, 40], &|t, op, b, root| {
             let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-            let job = Job { coll: Collective::Reduce, blocks: &none, root, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+            let job = Job { coll: Collective::Reduce, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
             (d.run.unwrap())(t, op, b, &job)
         });
     }
@@ -294,7 +295,7 @@ fn hierarchical_long_vectors_on_unequal_hosts() {
                 let got = InProcess::run(p, |t| {
                     let ring_order = scrambled(p);
                     let run = |coll, root, blocks: &Blocks| {
-                        let job = Job { coll, blocks, root, commutative: true, ring: &ring_order, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 30 << 10 };
+                        let job = Job { coll, blocks, root, commutative: true, ring: &ring_order, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 30 << 10 };
                         let mut buf = to_bytes(&int_input(t.rank(), n));
                         (d.run.unwrap())(t, &op, &mut buf, &job).unwrap();
                         from_bytes::<i64>(&buf)
@@ -339,7 +340,7 @@ fn run_from_a_separate_input_gives_the_bits_of_run_on_a_copy() {
                     let n = blocks.total();
                     let got = InProcess::run(p, |t| {
                         let (ring, hosts) = (scrambled(p), scattered_hosts(p));
-                        let job = Job { coll, blocks, root: 0, commutative: true, ring: &ring, hosts: &hosts, segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+                        let job = Job { coll, blocks, root: 0, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
                         let input = to_bytes(&float_input(t.rank(), n));
                         let result = if coll == Collective::Allreduce { 0..input.len() } else { blocks.bytes(t.rank(), 8) };
                         let mut work = input.clone();

@@ -15,6 +15,7 @@
 mod common;
 use common::{from_bytes, layouts, scattered_hosts, scrambled, to_bytes};
 
+use fastred::algo::host_map::HostMap;
 use fastred::algo::registry::{Algorithm, Descriptor, Job, REGISTRY};
 use fastred::algo::{Blocks, Transport};
 use fastred::error::MpiResult;
@@ -108,6 +109,7 @@ fn reference(op: &dyn Reducer, p: usize, n: usize, input: fn(usize, usize) -> Ve
 fn run_case(d: &Descriptor, t: &InProcess, op: &dyn Reducer, coll: Collective, input: &[u8], blocks: &Blocks, root: usize, separate_input: bool, hosts: &[usize], canonical: bool) -> Option<Vec<u8>> {
     let (ring, model) = (scrambled(t.size()), CostModel::default());
     // Segments (chunks) of 24 bytes for p ≤ 8: many chunks, every boundary case; the model's above.
+    let hosts = &HostMap::new(hosts);
     let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts, segment_bytes: (t.size() <= 8).then_some(24), model: &model, canonical, table: common::default_table(), nhalf: 0 };
     let esz = op.elem_size();
     let mine = blocks.bytes(t.rank().min(blocks.len().saturating_sub(1)), esz);

@@ -41,6 +41,7 @@
 //! host, that is the whole canonical order.
 
 use super::halving_groups::{self, Group, Segments};
+use super::host_map::{HostMap, NO_HOSTS};
 use super::registry::{Job, REGISTRY};
 use super::ring::{self, RingPosition};
 use super::subset::Subset;
@@ -54,20 +55,20 @@ use crate::scratch::Pooled;
 use crate::select::{Hosts, Layout, Shape, Table};
 use std::ops::Range;
 
-/// This rank's host and the lanes it serves.
-struct Groups {
-    /// The ranks on this rank's host, ascending; this rank is `local[my_local]`.
-    local: Pooled<usize>,
+/// This rank's host and the lanes it serves: O(K) on every call, every lane
+/// O(hosts) ([`Groups::lane`]), from the communicator's [`HostMap`] (at
+/// p = 4096 an O(p) setup per call had cost more than a short call's
+/// messages: `examples/cpu_per_call.rs`).
+struct Groups<'h> {
+    hosts: &'h HostMap,
+    /// This rank, the `my_local`-th of its host's ranks ([`Groups::local`]).
+    me: usize,
     my_local: usize,
     /// L ([`lane_count`]): the fewest ranks on a host, or the most for long
     /// vectors.
     lanes: usize,
     /// The lanes this rank serves ([`served`]).
     my_lanes: Range<usize>,
-    /// Every rank's index among the ranks of its host.
-    local_index: Pooled<usize>,
-    /// How many ranks share every rank's host.
-    host_size: Pooled<usize>,
     /// Every host holds the same power-of-two number of ranks: the phases
     /// within a host halve and double ([`WithinHost::Halving`]).
     halving: bool,
@@ -141,38 +142,49 @@ fn served(i: usize, k: usize, lanes: usize) -> Range<usize> {
     (i * lanes).div_ceil(k)..((i + 1) * lanes).div_ceil(k)
 }
 
-impl Groups {
-    fn of(rank: usize, hosts: &[usize], coll: Collective, bytes: usize, nhalf: usize) -> Groups {
-        let host_count = hosts.iter().max().map_or(1, |&h| h + 1);
-        let mut ranks_on: Pooled<usize> = (0..host_count).map(|_| 0).collect();
-        let mut local_index: Pooled<usize> = Pooled::new();
-        for &h in hosts {
-            local_index.push(ranks_on[h]);
-            ranks_on[h] += 1;
-        }
-        let host_size: Pooled<usize> = hosts.iter().map(|&h| ranks_on[h]).collect();
-        let nonempty = || ranks_on.iter().copied().filter(|&k| k > 0);
-        let lanes = lane_count(coll, bytes, nonempty().count(), nonempty().min().unwrap_or(1), nonempty().max().unwrap_or(1), nhalf);
-        let me = hosts[rank];
-        let my_local = local_index[rank];
-        let local: Pooled<usize> = (0..hosts.len()).filter(|&r| hosts[r] == me).collect();
+/// The local index of the rank that serves lane `l` of `lanes` on a host of
+/// `k` ranks: [`served`]'s inverse (lane l is in served(i) iff
+/// ⌈i·L/k⌉ ≤ l < ⌈(i+1)·L/k⌉, i.e. i = ⌊l·k/L⌋).
+fn server_index(l: usize, k: usize, lanes: usize) -> usize {
+    if k >= lanes { l } else { l * k / lanes }
+}
+
+impl<'h> Groups<'h> {
+    fn of(rank: usize, hosts: &'h HostMap, coll: Collective, bytes: usize, nhalf: usize) -> Groups<'h> {
+        let (fewest, most) = (hosts.fewest().max(1), hosts.most().max(1));
+        let lanes = lane_count(coll, bytes, hosts.occupied(), fewest, most, nhalf);
+        let halving = lanes.is_power_of_two() && fewest == lanes && most == lanes;
+        let local = hosts.ranks_on(hosts[rank]);
+        let my_local = local.iter().position(|&r| r == rank).expect("this rank is on its host");
         let my_lanes = served(my_local, local.len(), lanes);
-        let halving = lanes.is_power_of_two() && nonempty().all(|k| k == lanes);
         if rank == 0 {
-            log::trace!("two-level {} of {bytes} B: {lanes} lanes over {host_count} hosts", coll.name());
+            log::trace!("two-level {} of {bytes} B: {lanes} lanes over {} hosts", coll.name(), hosts.host_count());
         }
-        Groups { local, my_local, lanes, my_lanes, local_index, host_size, halving }
+        Groups { hosts, me: rank, my_local, lanes, my_lanes, halving }
+    }
+
+    /// The ranks on this rank's host, ascending; this rank is `local()[my_local]`.
+    fn local(&self) -> &[usize] {
+        self.hosts.ranks_on(self.hosts[self.me])
     }
 
     /// Lane `l`: the rank serving it on each host, ascending.
     fn lane(&self, l: usize) -> Pooled<usize> {
-        (0..self.local_index.len()).filter(|&r| served(self.local_index[r], self.host_size[r], self.lanes).contains(&l)).collect()
+        let hosts = 0..self.hosts.host_count();
+        let mut members: Pooled<usize> = hosts.map(|h| self.hosts.ranks_on(h)).filter(|on| !on.is_empty()).map(|on| on[server_index(l, on.len(), self.lanes)]).collect();
+        members.sort_unstable();
+        members
     }
 
-    /// The local index of the rank of this host that serves lane `l` ([`served`]'s inverse).
+    /// The ranks of host `h` whose blocks part l of a reduce-scatter holds
+    /// ([`Parts`]): local index l mod L, ascending.
+    fn part_ranks(&self, h: usize, l: usize) -> impl Iterator<Item = usize> + '_ {
+        self.hosts.ranks_on(h).iter().copied().skip(l).step_by(self.lanes)
+    }
+
+    /// The local index of the rank of this host that serves lane `l`.
     fn server_of(&self, l: usize) -> usize {
-        let k = self.local.len();
-        (0..k).find(|&i| served(i, k, self.lanes).contains(&l)).expect("every lane has a server on every host")
+        server_index(l, self.local().len(), self.lanes)
     }
 }
 
@@ -233,7 +245,7 @@ fn single_level(t: &dyn Transport, op: &dyn Reducer, data: &mut [u8], coll: Coll
         return super::registry::not_implemented("hierarchical (no single-level algorithm)", coll);
     };
     let order = ring::rank_order(t.size());
-    let inner = Job { coll, blocks, root, commutative: true, ring: &order, hosts: &[], segment_bytes: job.segment_bytes, model: job.model, canonical: job.canonical, table: job.table, nhalf: job.nhalf };
+    let inner = Job { coll, blocks, root, commutative: true, ring: &order, hosts: &NO_HOSTS, segment_bytes: job.segment_bytes, model: job.model, canonical: job.canonical, table: job.table, nhalf: job.nhalf };
     (d.run.expect("checked: runs"))(t, op, data, &inner)
 }
 
@@ -260,7 +272,7 @@ impl WithinHost {
     /// follow the canonical order, the ring (step 1 then runs a canonical
     /// algorithm: [`within_host`]).
     fn choose(g: &Groups, bytes: usize, canonical: bool, m: &CostModel) -> WithinHost {
-        Self::choose_for(g.local.len(), g.halving, bytes, canonical, m)
+        Self::choose_for(g.local().len(), g.halving, bytes, canonical, m)
     }
 
     /// [`WithinHost::choose`] for a host of `k` ranks (`halving`: [`Groups::halving`]).
@@ -322,29 +334,18 @@ struct Parts {
 }
 
 impl Parts {
-    /// O(L·p + p log p): this runs on every call.
-    fn of(g: &Groups, hosts: &[usize], blocks: &Blocks, esz: usize) -> Parts {
-        let p = hosts.len();
-        let lane_len = (0..p).filter(|&r| g.local_index[r] == 0).count();
-        // Ranks host by host, ascending within a host: rank r is at
-        // `slot[r]`, its host's first rank at `slot[r] - local_index[r]`.
-        let mut by_host: Pooled<usize> = (0..p).collect();
-        by_host.sort_unstable_by_key(|&r| (hosts[r], r));
-        let mut slot: Pooled<usize> = (0..p).map(|_| 0).collect();
-        for (i, &r) in by_host.iter().enumerate() {
-            slot[r] = i;
-        }
+    /// O(p + L·hosts·log hosts): this runs on every call.
+    fn of(g: &Groups, blocks: &Blocks, esz: usize) -> Parts {
         let mut part = Pooled::new();
         let mut counts = Pooled::new();
-        let mut at: Pooled<Range<usize>> = (0..p).map(|_| 0..0).collect();
-        let mut offset = 0;
+        let mut at: Pooled<Range<usize>> = (0..g.hosts.len()).map(|_| 0..0).collect();
+        let (mut offset, mut lane_len) = (0, 0);
         for l in 0..g.lanes {
             let start = offset;
-            for member in g.lane(l).iter().copied() {
-                let first = slot[member] - g.local_index[member];
-                let host_ranks = by_host[first..first + g.host_size[member]].iter().copied();
+            let members = g.lane(l);
+            for member in members.iter().copied() {
                 let mut count = 0;
-                for r in host_ranks.filter(|&r| g.local_index[r] % g.lanes == l) {
+                for r in g.part_ranks(g.hosts[member], l) {
                     let len = blocks.count(r) * esz;
                     at[r] = offset..offset + len;
                     offset += len;
@@ -352,6 +353,7 @@ impl Parts {
                 }
                 counts.push(count);
             }
+            lane_len = members.len();
             part.push(start..offset);
         }
         Parts { part, counts, lane_len, at }
@@ -385,15 +387,15 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let esz = op.elem_size();
     let me = t.rank();
     let g = Groups::of(me, job.hosts, job.coll, buf.len(), job.nhalf);
-    let parts = Parts::of(&g, job.hosts, job.blocks, esz);
+    let parts = Parts::of(&g, job.blocks, esz);
     let mut work = super::scratch(buf.len())?;
     for r in 0..t.size() {
         super::copy(t, &mut work[parts.at[r].clone()], &buf[job.blocks.bytes(r, esz)]);
     }
     // 1. Within the host: each rank ends with the parts of its lanes reduced over its host.
-    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(|i| parts.span(served(i, g.local.len(), g.lanes))).collect();
-    let on_host = Subset::new(t, &g.local, g.my_local);
-    let order = ring::rank_order(g.local.len());
+    let segments: Pooled<Range<usize>> = (0..g.local().len()).map(|i| parts.span(served(i, g.local().len(), g.lanes))).collect();
+    let on_host = Subset::new(t, g.local(), g.my_local);
+    let order = ring::rank_order(g.local().len());
     let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
     within_host(&on_host, op, &mut work, &segments, &RingPosition::of(&order, g.my_local), how, job)?;
     // 2. Across hosts: in each of my lanes l, I get my host's block of part l.
@@ -404,7 +406,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     // 3. Hand each block of part l to its rank on my host (local index l mod L).
     let mine = job.blocks.bytes(me, esz);
     for l in g.my_lanes.clone() {
-        for r in g.local.iter().copied().filter(|&r| g.local_index[r] % g.lanes == l) {
+        for r in g.part_ranks(g.hosts[me], l) {
             let block = &work[parts.at[r].clone()];
             if r == me {
                 super::copy(t, &mut buf[mine.clone()], block);
@@ -415,7 +417,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     }
     let my_part = g.my_local % g.lanes;
     if !g.my_lanes.contains(&my_part) {
-        return t.recv(g.local[g.server_of(my_part)], &mut buf[mine]);
+        return t.recv(g.local()[g.server_of(my_part)], &mut buf[mine]);
     }
     Ok(())
 }
@@ -424,7 +426,7 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
 fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
     let esz = op.elem_size();
     let g = Groups::of(t.rank(), job.hosts, job.coll, buf.len(), job.nhalf);
-    let on_host = Subset::new(t, &g.local, g.my_local);
+    let on_host = Subset::new(t, g.local(), g.my_local);
     // Steps 1 and 3 halve and double within the host where they can (then
     // local index q holds level-lg K segment `final_segment(q)`, lane q's
     // block), else run the circulant or the ring (local index i holding the
@@ -433,13 +435,13 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
     let how = WithinHost::choose(&g, buf.len(), job.canonical, job.model);
     let halving = how == WithinHost::Halving;
     let seg = Segments { n: buf.len() / esz };
-    let members: Pooled<usize> = (0..g.local.len()).collect();
+    let members: Pooled<usize> = (0..g.local().len()).collect();
     let group = Group { members: &members, me: g.my_local };
     let lane_blocks = Blocks::even(seg.n, g.lanes);
     let lane_block = |l: usize| if halving { seg.bytes(group.level(), halving_groups::final_segment(l, group.level()), esz) } else { lane_blocks.bytes(l, esz) };
     let end = buf.len();
     let segment = |i: usize| {
-        let lanes = served(i, g.local.len(), g.lanes);
+        let lanes = served(i, g.local().len(), g.lanes);
         if halving {
             lane_block(i)
         } else if lanes.is_empty() {
@@ -448,8 +450,8 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
             lane_blocks.bytes_of_range(lanes.start, lanes.end, esz)
         }
     };
-    let segments: Pooled<Range<usize>> = (0..g.local.len()).map(segment).collect();
-    let order = ring::rank_order(g.local.len());
+    let segments: Pooled<Range<usize>> = (0..g.local().len()).map(segment).collect();
+    let order = ring::rank_order(g.local().len());
     let position = RingPosition::of(&order, g.my_local);
 
     // 1. Within the host.
@@ -477,12 +479,12 @@ fn two_level(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> 
         return Ok(());
     }
     if halving {
-        let target = g.local.iter().position(|&r| r == root).expect("the root is on this host");
+        let target = g.local().iter().position(|&r| r == root).expect("the root is on this host");
         return halving_groups::gather(&on_host, buf, seg, esz, &group, target, target);
     }
     if t.rank() == root {
         // The other lane ranks' blocks arrive side by side (all receives posted).
-        let blocks = g.local.iter().enumerate().filter(|&(i, &r)| r != root && !segments[i].is_empty()).map(|(i, &from)| (from, segments[i].clone()));
+        let blocks = g.local().iter().enumerate().filter(|&(i, &r)| r != root && !segments[i].is_empty()).map(|(i, &from)| (from, segments[i].clone()));
         recv_ranges(t, buf, blocks)
     } else if !segments[g.my_local].is_empty() {
         t.send(root, &buf[segments[g.my_local].clone()])
@@ -731,22 +733,35 @@ mod tests {
     #[test]
     fn groups_with_unequal_hosts_and_scattered_ranks() {
         // host of each rank: host 0 has ranks 0, 3, 4; host 1 has 1, 5; host 2 has 2, 6, 7.
-        let hosts = [0, 1, 2, 0, 0, 1, 2, 2];
+        let hosts = HostMap::new(&[0, 1, 2, 0, 0, 1, 2, 2]);
         let short = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 8, FAST_NETWORK_NHALF);
         let g = short(4);
-        assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 2, 2..2), "2 lanes: local index 2 serves none");
+        assert_eq!((g.local(), g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 2, 2..2), "2 lanes: local index 2 serves none");
         assert_eq!((&short(5).lane(1)[..], short(5).my_lanes.clone()), (&[3, 5, 6][..], 1..2));
         // Long vectors: 3 lanes.
         let long = |rank| Groups::of(rank, &hosts, Collective::Allreduce, 3 << 20, FAST_NETWORK_NHALF);
         let g = long(4);
-        assert_eq!((&g.local[..], g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 3, 2..3));
+        assert_eq!((g.local(), g.my_local, g.lanes, g.my_lanes.clone()), (&[0, 3, 4][..], 2, 3, 2..3));
         let g = long(5);
-        assert_eq!((&g.local[..], g.my_local, g.my_lanes.clone(), g.server_of(2)), (&[1, 5][..], 1, 2..3, 1));
+        assert_eq!((g.local(), g.my_local, g.my_lanes.clone(), g.server_of(2)), (&[1, 5][..], 1, 2..3, 1));
         // Host 1's two ranks serve the 3 lanes as 0, 1 | 2.
         assert_eq!((&g.lane(0)[..], &g.lane(1)[..], &g.lane(2)[..]), (&[0, 1, 2][..], &[1, 3, 6][..], &[4, 5, 7][..]));
         // One rank on a host of its own serves every lane; on a host of 3 of 8 lanes, 3 + 3 + 2.
         assert_eq!(served(0, 1, 8), 0..8);
         assert_eq!((served(0, 3, 8), served(1, 3, 8), served(2, 3, 8)), (0..3, 3..6, 6..8));
-        assert!((0..8).all(|l| served(l * 3 / 8, 3, 8).contains(&l)), "server_of's local index serves the lane");
+    }
+
+    /// `server_index` inverts `served`: every lane has exactly one server on
+    /// a host of any size, and it is the one `server_index` names.
+    #[test]
+    fn server_index_names_the_one_rank_that_serves_each_lane() {
+        for lanes in 1..=40 {
+            for k in 1..=40 {
+                for l in 0..lanes {
+                    let servers: Vec<usize> = (0..k).filter(|&i| served(i, k, lanes).contains(&l)).collect();
+                    assert_eq!(servers, vec![server_index(l, k, lanes)], "lane {l} of {lanes} on a host of {k}");
+                }
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ pub mod circulant;
 pub mod fibonacci_tree;
 pub mod halving_doubling;
 pub mod hierarchical;
+pub mod host_map;
 pub mod knomial_tree;
 pub mod pipeline;
 pub mod subset;

@@ -54,8 +54,9 @@ pub struct Job<'a> {
     pub commutative: bool,
     /// The logical ring (`order[i]` = rank at position i), for algorithms that [`Descriptor::uses_ring`].
     pub ring: &'a [usize],
-    /// Every rank's host (`hosts[r]`, numbered from 0), for algorithms that [`Descriptor::uses_hosts`].
-    pub hosts: &'a [usize],
+    /// Every rank's host (`hosts[r]`, numbered from 0) and every host's
+    /// ranks, for algorithms that [`Descriptor::uses_hosts`].
+    pub hosts: &'a super::host_map::HostMap,
     /// `FASTRED_SEGMENT`, for the pipelined reduces.
     pub segment_bytes: Option<usize>,
     pub model: &'a CostModel,

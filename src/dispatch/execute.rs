@@ -107,7 +107,7 @@ fn run_algorithm(call: &Call, plan: &Plan, t: &dyn Transport, placement: Option<
         root: call.root as usize,
         commutative: plan.commutative,
         ring: placement.map_or(&[][..], |p| &p.ring),
-        hosts: placement.map_or(&[][..], |p| &p.host_of),
+        hosts: placement.map_or(&crate::algo::host_map::NO_HOSTS, |p| &p.hosts),
         segment_bytes: st.segment_bytes,
         model: &model,
         canonical: plan.canonical,
