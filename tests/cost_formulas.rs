@@ -440,6 +440,37 @@ fn other_skip_sequences_also_send_p_minus_1_blocks() {
     }
 }
 
+/// Halving & doubling's reduce-scatter lays the vector out once (its slots
+/// in bit-reversed order) and copies its own slot back: two copies and one
+/// fold per step, whatever p, where packing the strided slots had cost a
+/// copy and a fold per slot and step (O(p) a call).
+#[test]
+fn halving_doubling_reduce_scatter_copies_twice_and_folds_once_a_step() {
+    for p in [2, 5, 64, 100, 1024, 4096] {
+        for rank in [0, 1, p / 2, p - 1] {
+            let (t, op) = (Solo::new(rank, p), Folds(Cell::new(0)));
+            halving_doubling::reduce_scatter(&t, &op, &mut vec![0u8; p], &Blocks::even(p, p)).unwrap();
+            let removed = p - (1 << p.ilog2());
+            let (removal, survives) = (usize::from(rank < 2 * removed), rank >= 2 * removed || rank % 2 == 0);
+            let expected = if survives { (2, removal + p.ilog2() as usize) } else { (0, removal) };
+            assert_eq!((t.copies(), op.0.get()), expected, "p={p} rank {rank}: copies, folds");
+        }
+    }
+}
+
+/// Counts reduction calls.
+struct Folds(Cell<usize>);
+
+impl Reducer for Folds {
+    fn elem_size(&self) -> usize {
+        1
+    }
+    fn reduce(&self, _src: &[u8], _dst: &mut [u8], _src_is_left: bool) -> fastred::error::MpiResult {
+        self.0.set(self.0.get() + 1);
+        Ok(())
+    }
+}
+
 #[test]
 fn recursive_halving_reduce_scatter_sends_1_minus_1_over_p_n_for_powers_of_two() {
     use fastred::algo::recursive_halving;

@@ -14,7 +14,7 @@
 //! after the first reduction (no extra cost). Cost, power-of-two p:
 //! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
 
-use super::halving_groups::{self, Group, Segments, Slots};
+use super::halving_groups::{self, BitReversedSlots, Group, Segments, Slots};
 use super::{Blocks, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
@@ -98,10 +98,11 @@ pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: 
 /// step, then the halving with distance doubling over the survivors' slots,
 /// in which survivor q keeps, in step k, the slots that agree with q in bit k
 /// (so the partials combine as in the allreduce: the canonical tree) and ends
-/// with its own slot: no final permutation. The slots a step sends are not
-/// adjacent, so they are packed into one message (a local copy of what is
-/// sent, instead of a final exchange of n/p' over the network). A survivor
-/// then hands its removed partner its block.
+/// with its own slot: no final permutation. Those slots are not adjacent in
+/// rank order, so the vector is first laid out with the slots in
+/// bit-reversed order, where they are ([`BitReversedSlots`]: a local copy of
+/// the vector, instead of a final exchange of n/p' over the network). A
+/// survivor then hands its removed partner its block.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
     let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
     if p == 1 {
@@ -112,28 +113,11 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     let Some(me) = survivors.me else {
         return t.recv(survivors.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
     };
-    let (mut outgoing, mut incoming) = (super::Scratch::empty(), super::Scratch::empty());
-    for k in 0..slots.pairs.pof2.trailing_zeros() {
-        let (distance, stride) = (1 << k, 2 << k);
-        let partner = me ^ distance;
-        // Slots this process still works on agree with it in bits < k; it keeps those agreeing in bit k too.
-        let kept = (me % stride..slots.pairs.pof2).step_by(stride);
-        let given = (partner % stride..slots.pairs.pof2).step_by(stride);
-        let bytes_of = |s: usize| slots.bytes_of_slots(s, s + 1, esz);
-        outgoing.resize(given.clone().map(|s| bytes_of(s).len()).sum())?;
-        let mut at = 0;
-        for s in given {
-            let r = bytes_of(s);
-            super::copy(t, &mut outgoing[at..at + r.len()], &buf[r.clone()]);
-            at += r.len();
-        }
-        incoming.resize(kept.clone().map(|s| bytes_of(s).len()).sum())?;
-        let peer = survivors.members[partner];
-        // Each piece folded into its slots as it arrives, while the next travels.
-        t.sendrecv_arriving(peer, &outgoing, peer, &mut incoming, esz, &mut |part, arrived| {
-            super::fold_concatenated(part, arrived, kept.clone().map(bytes_of), buf, |src, dst| op.reduce(src, dst, partner < me))
-        })?;
-    }
+    let layout = BitReversedSlots::new(&slots, esz);
+    let mut laid = super::scratch(buf.len())?;
+    layout.lay_out(t, &slots, esz, buf, &mut laid);
+    halving_groups::reduce_scatter(t, op, &mut laid, &layout, &Group { members: &survivors.members, me })?;
+    super::copy(t, &mut buf[slots.bytes_of_slots(me, me + 1, esz)], &laid[layout.slot(me)]);
     if me < slots.pairs.removed {
         t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;
     }

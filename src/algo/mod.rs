@@ -343,7 +343,10 @@ pub struct Blocks {
 /// pooled vector (neither allocates on the per-call path).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Layout {
-    Even { total: usize, parts: usize },
+    /// `each` = total / parts and `longer` = total % parts, kept: an
+    /// offset is looked up per block, a division per lookup cost more than
+    /// the copy of a short block.
+    Even { total: usize, parts: usize, each: usize, longer: usize },
     Offsets(crate::scratch::Pooled<usize>),
 }
 
@@ -351,7 +354,8 @@ impl Blocks {
     /// `total` elements in `parts` blocks whose sizes differ by at most one
     /// (the first `total % parts` blocks are one element longer).
     pub fn even(total: usize, parts: usize) -> Blocks {
-        Blocks { layout: Layout::Even { total, parts: parts.max(1) } }
+        let parts = parts.max(1);
+        Blocks { layout: Layout::Even { total, parts, each: total / parts, longer: total % parts } }
     }
 
     /// Blocks of the given sizes, in order (as `MPI_Reduce_scatter`'s recvcounts).
@@ -392,7 +396,7 @@ impl Blocks {
     /// Where block `i` starts (`i` = `len()`: the end of the last block).
     pub fn offset(&self, i: usize) -> usize {
         match &self.layout {
-            Layout::Even { total, parts } => i * (total / parts) + i.min(total % parts),
+            Layout::Even { each, longer, .. } => i * each + i.min(*longer),
             Layout::Offsets(o) => o[i],
         }
     }
