@@ -390,8 +390,9 @@ fn two_level_reduce_scatter(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8],
     let parts = Parts::of(&g, job.blocks, esz);
     let mut work = super::scratch(buf.len())?;
     for r in 0..t.size() {
-        super::copy(t, &mut work[parts.at[r].clone()], &buf[job.blocks.bytes(r, esz)]);
+        work[parts.at[r].clone()].copy_from_slice(&buf[job.blocks.bytes(r, esz)]);
     }
+    t.note_copy(buf.len());
     // 1. Within the host: each rank ends with the parts of its lanes reduced over its host.
     let segments: Pooled<Range<usize>> = (0..g.local().len()).map(|i| parts.span(served(i, g.local().len(), g.lanes))).collect();
     let on_host = Subset::new(t, g.local(), g.my_local);
