@@ -2370,6 +2370,35 @@ mod tests {
         );
     }
 
+    /// Stop 63: long vectors on hosts of 16 with a short last host (100 =
+    /// 6 x 16 + 4, 250 = 15 x 16 + 10) on a fast network: to 4 MiB halving &
+    /// doubling for the allreduce and binary blocks (balanced) for the
+    /// reduce-scatter, the two-level algorithm to 24 MiB, the ring beyond;
+    /// the two-level reduce at 2-4 MiB.
+    #[test]
+    fn long_vectors_on_hosts_of_16_with_a_short_last_host_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        for (coll, bytes, p, algorithm) in [
+            (Allreduce, 2 << 20, 100, Rabenseifner),
+            (Allreduce, 2 << 20, 180, Rabenseifner),
+            (ReduceScatterBlock, 2 << 20, 100, BinaryBlocks),
+            (ReduceScatterBlock, 2 << 20, 250, BinaryBlocks),
+            (Allreduce, 8 << 20, 100, Hierarchical),
+            (Allreduce, 8 << 20, 250, Hierarchical),
+            (ReduceScatterBlock, 8 << 20, 250, Hierarchical),
+            (Allreduce, 32 << 20, 250, Ring),
+            (ReduceScatterBlock, (32 << 20) - 32, 100, Ring),
+            (Reduce, 2 << 20, 250, Hierarchical),
+        ] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, 16), algorithm, "hostblocks>=16,hostblocks<=16,nhalf>=8K");
+        }
+        // Not binary blocks where unbalanced (129 = 128 + 1), equal hosts, hosts of 8, beyond 256.
+        let others = [at(30 << 10, ReduceScatterBlock, 2 << 20, 129, 16), at(30 << 10, Allreduce, 8 << 20, 240, 16),
+                      at(30 << 10, Allreduce, 8 << 20, 100, 8), at(30 << 10, Allreduce, 8 << 20, 1000, 16)];
+        not_by_rule(&t, &others, "hostblocks>=16,hostblocks<=16,nhalf>=8K");
+    }
+
     #[test]
     fn allreduce_at_20_to_26_processes_and_reduce_scatter_at_24_binary_blocks() {
         let t = Table::default_table();
