@@ -121,10 +121,8 @@ pub struct Placement {
     /// The ring differs from rank order or spans several switches: the
     /// selector's `topology` condition.
     pub ring_matters: bool,
-    /// `host_of[r]`: rank r's host, numbered in order of first appearance
-    /// (same host name: same number).
-    pub host_of: Vec<usize>,
-    /// The same, with every host's ranks (for the two-level algorithm).
+    /// Rank r's host (`hosts[r]`, `hosts.host_of()`), numbered in order of
+    /// first appearance (same host name: same number), and every host's ranks.
     pub hosts: crate::algo::host_map::HostMap,
     /// The network's n½ in bytes between rank 0 and the first rank on
     /// another host ([`crate::network`]); 0 on one host, or where the table
@@ -135,7 +133,7 @@ pub struct Placement {
 impl Placement {
     /// How many hosts the ranks are on.
     pub fn host_count(&self) -> usize {
-        self.host_of.iter().max().map_or(0, |&h| h + 1)
+        self.hosts.host_count()
     }
 }
 
@@ -558,7 +556,7 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
         (Nhalf::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
-    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), host_of, nhalf })
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), nhalf })
 }
 
 #[cfg(test)]

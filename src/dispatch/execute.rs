@@ -80,7 +80,7 @@ pub fn execute(call: &Call, plan: &Plan) -> MpiResult<Traffic> {
     // rank decides alike: same algorithm, same vector size.
     let placement = if descriptor.uses_ring || descriptor.uses_hosts || total > st.piece_bytes { Some(st.placement()?) } else { st.known_placement() };
     let shared = if descriptor.shared_memory { st.shared_segment()? } else { None };
-    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| &p.host_of[..])).with_shared_memory(shared);
+    let pmpi = PmpiTransport::new(st.shadow, st.rank, st.size, st.piece_bytes, placement.map(|p| p.hosts.host_of())).with_shared_memory(shared);
     let t = Counting::new(&pmpi);
     run_algorithm(call, plan, &t, placement)?;
     Ok(t.traffic())

@@ -411,8 +411,8 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<(Algorithm, bool), NotO
     if (dependence != PlacementDependence::None && !deferred) || forced_needs_hosts {
         let placement = state.placement()?;
         shape.topology = placement.ring_matters;
-        shape.hosts = select::Hosts::of(&placement.host_of);
-        shape.layout = select::Layout::of(&placement.host_of);
+        shape.hosts = select::Hosts::of(placement.hosts.host_of());
+        shape.layout = select::Layout::of(placement.hosts.host_of());
         shape.nhalf = placement.nhalf;
     }
     shape.shared_memory = !deferred && !state.shared_memory_failed();
