@@ -113,9 +113,8 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     let Some(me) = survivors.me else {
         return t.recv(survivors.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
     };
-    let layout = BitReversedSlots::new(&slots, esz);
     let mut laid = super::scratch(buf.len())?;
-    layout.lay_out(t, &slots, esz, buf, &mut laid);
+    let layout = BitReversedSlots::lay_out(t, &slots, esz, buf, &mut laid);
     halving_groups::reduce_scatter(t, op, &mut laid, &layout, &Group { members: &survivors.members, me })?;
     super::copy(t, &mut buf[slots.bytes_of_slots(me, me + 1, esz)], &laid[layout.slot(me)]);
     if me < slots.pairs.removed {

@@ -85,15 +85,20 @@ pub struct BitReversedSlots {
 }
 
 impl BitReversedSlots {
-    pub fn new(slots: &Slots, elem: usize) -> BitReversedSlots {
+    /// Lay `natural` (the vector in rank order) out into `laid` (as long),
+    /// slot by slot in bit-reversed order, and return the layout: one pass.
+    pub fn lay_out(t: &(impl super::Transport + ?Sized), slots: &Slots, elem: usize, natural: &[u8], laid: &mut [u8]) -> BitReversedSlots {
         let e = slots.pairs.pof2.trailing_zeros();
         let mut offsets = crate::scratch::Pooled::new();
         offsets.push(0);
         for j in 0..slots.pairs.pof2 {
             let s = final_segment(j, e);
-            let end = offsets[j] + slots.bytes_of_slots(s, s + 1, elem).len();
-            offsets.push(end);
+            let from = slots.bytes_of_slots(s, s + 1, elem);
+            let at = offsets[j];
+            laid[at..at + from.len()].copy_from_slice(&natural[from.clone()]);
+            offsets.push(at + from.len());
         }
+        t.note_copy(natural.len());
         BitReversedSlots { offsets, e }
     }
 
@@ -101,15 +106,6 @@ impl BitReversedSlots {
     pub fn slot(&self, s: usize) -> Range<usize> {
         let j = final_segment(s, self.e);
         self.offsets[j]..self.offsets[j + 1]
-    }
-
-    /// Lay `natural` (the vector in rank order) out into `laid` (as long).
-    pub fn lay_out(&self, t: &(impl super::Transport + ?Sized), slots: &Slots, elem: usize, natural: &[u8], laid: &mut [u8]) {
-        for j in 0..slots.pairs.pof2 {
-            let s = final_segment(j, self.e);
-            laid[self.offsets[j]..self.offsets[j + 1]].copy_from_slice(&natural[slots.bytes_of_slots(s, s + 1, elem)]);
-        }
-        t.note_copy(natural.len());
     }
 }
 

@@ -339,11 +339,10 @@ impl Parts {
         let mut part = Pooled::new();
         let mut counts = Pooled::new();
         let mut at: Pooled<Range<usize>> = (0..g.hosts.len()).map(|_| 0..0).collect();
-        let (mut offset, mut lane_len) = (0, 0);
+        let mut offset = 0;
         for l in 0..g.lanes {
             let start = offset;
-            let members = g.lane(l);
-            for member in members.iter().copied() {
+            for member in g.lane(l).iter().copied() {
                 let mut count = 0;
                 for r in g.part_ranks(g.hosts[member], l) {
                     let len = blocks.count(r) * esz;
@@ -353,10 +352,10 @@ impl Parts {
                 }
                 counts.push(count);
             }
-            lane_len = members.len();
             part.push(start..offset);
         }
-        Parts { part, counts, lane_len, at }
+        // Every lane has one member on each host that holds a rank.
+        Parts { part, counts, lane_len: g.hosts.occupied(), at }
     }
 
     /// Part l's blocks, one per lane position (elements).
