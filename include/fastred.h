@@ -11,7 +11,8 @@
  * 5 pairwise, 6 circulant, 7 circulant:pow2, 8 circulant:linear, 9 circulant:sqrt,
  * 10 recursive_halving, 11 ring (alias topo_ring), 12 pipeline, 13 fibonacci_tree,
  * 14 hierarchical (alias two_level), 15 pairwise_pipeline, 16 knomial_tree (alias knomial),
- * 17 shared_memory (alias shm), 18 two_tree
+ * 17 shared_memory (alias shm), 18 two_tree,
+ * 19 rabenseifner:hosts (alias halving_doubling_hosts)
  * (`fastred_algorithm_name` returns NULL past the last).
  */
 typedef int FastredAlgorithm;

@@ -240,6 +240,35 @@ fn hierarchical_on_every_kind_of_placement() {
     }
 }
 
+/// Halving & doubling over hosts (`rabenseifner:hosts`) where its plan
+/// differs from §3.5's: hosts of 4, 6 and 16 consecutive ranks with a short
+/// last host, ranks dealt round robin over 3 hosts, one rank per host (the
+/// paper's plan); the allreduce (bit-identical floats on every rank) and the
+/// reduce to every root, every count.
+#[test]
+fn halving_doubling_over_hosts_on_every_kind_of_placement() {
+    let d = Algorithm::RabenseifnerHosts.descriptor();
+    let placements: [Placement; 5] = [
+        ("blocks of 4", |p| (0..p).map(|r| r / 4).collect()),
+        ("blocks of 6", |p| (0..p).map(|r| r / 6).collect()),
+        ("blocks of 16", |p| (0..p).map(|r| r / 16).collect()),
+        ("round robin over 3 hosts", |p| (0..p).map(|r| r % 3).collect()),
+        ("one rank per host", |p| (0..p).collect()),
+    ];
+    let procs: Vec<usize> = (1..=13).chain([18, 22, 27, 36, 44, 52]).collect();
+    let none = Blocks::even(0, 1);
+    let model = CostModel::default();
+    for (what, hosts_of) in placements {
+        let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
+            let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+            let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
+            (d.run.unwrap())(t, op, b, &job)
+        };
+        check_allreduce(&format!("rabenseifner:hosts allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
+        check_reduce_with(&format!("rabenseifner:hosts reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+    }
+}
+
 /// The two-level reduce off the halving path on hosts of 17-23 ranks (round
 /// robin over 2 hosts at p = 34-40; 17 consecutive ranks, then the rest),
 /// more lanes than the placement sweep above reaches: the root takes up to 19

@@ -23,73 +23,95 @@ use crate::scratch::Pooled;
 use crate::model::{CostModel, Terms};
 use crate::collective::Collective;
 
-/// The power-of-two group left after the removal step, and this process's place.
-struct Survivors {
+/// The removal step's plan (§3.5): which processes fold in pairs, and the
+/// order of the p' = 2^⌊lg p⌋ that go on, the group the halving and doubling
+/// run over. §3.5's is [`Removal::in_rank_order`]; the hosts' variant
+/// (`halving_doubling_hosts`) pairs ranks within hosts and orders the group
+/// host by host.
+pub(super) struct Removal {
     /// Group rank → process.
-    members: Pooled<usize>,
-    /// This process's group rank, if it survives.
-    me: Option<usize>,
+    pub members: Pooled<usize>,
+    /// This process's partner in the removal step, if it has one.
+    pub partner: Option<usize>,
+    /// In its pair, this process keeps and reduces the first half of the
+    /// vector (the other keeps the second).
+    pub keeps_first: bool,
+    /// This process's group rank, if it goes on.
+    pub me: Option<usize>,
 }
 
-/// The removal step (§3.5): pairs (2i, 2i+1), i < r, fold into one survivor
-/// (rank 2i, or the root if it is in the pair); the survivor's `buf` then holds
-/// the pair's reduction. `root` is `None` for allreduce.
-fn remove_extra(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: Option<usize>) -> MpiResult<Survivors> {
-    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
-    let pof2 = 1 << p.ilog2();
-    let removed = p - pof2;
-    let survivor_of_pair = |i: usize| if root == Some(2 * i + 1) { 2 * i + 1 } else { 2 * i };
-    let members: Pooled<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
-    if rank >= 2 * removed {
-        return Ok(Survivors { me: Some(rank - removed), members });
+impl Removal {
+    /// §3.5: pairs (2i, 2i+1), i < r = p − p', fold into one survivor (rank
+    /// 2i, or the root if it is in the pair); the group in rank order.
+    /// `root` is `None` for allreduce.
+    pub fn in_rank_order(p: usize, rank: usize, root: Option<usize>) -> Removal {
+        let pof2 = 1 << p.ilog2();
+        let removed = p - pof2;
+        let survivor_of_pair = |i: usize| if root == Some(2 * i + 1) { 2 * i + 1 } else { 2 * i };
+        let members: Pooled<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
+        if rank >= 2 * removed {
+            return Removal { members, partner: None, keeps_first: true, me: Some(rank - removed) };
+        }
+        let me = (survivor_of_pair(rank / 2) == rank).then_some(rank / 2);
+        Removal { members, partner: Some(rank ^ 1), keeps_first: rank.is_multiple_of(2), me }
     }
-    let (pair, is_even) = (rank / 2, rank % 2 == 0);
-    let partner = rank ^ 1;
+}
+
+/// The removal step: each pair of `plan` exchanges halves and reduces its
+/// own; the one that goes on then receives the other's half-result, so its
+/// `buf` holds the pair's reduction.
+fn remove_extra(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], plan: &Removal) -> MpiResult {
+    let Some(partner) = plan.partner else { return Ok(()) };
+    let esz = op.elem_size();
     let halves = Segments { n: buf.len() / esz };
-    let (mine, theirs) = if is_even { (0, 1) } else { (1, 0) };
+    let (mine, theirs) = if plan.keeps_first { (0, 1) } else { (1, 0) };
     let mut incoming = super::scratch(halves.bytes(1, mine, esz).len())?;
-    super::exchange_and_fold(t, op, buf, halves.bytes(1, theirs, esz), partner, halves.bytes(1, mine, esz), partner, &mut incoming, !is_even)?;
-    if survivor_of_pair(pair) == rank {
-        t.recv(partner, &mut buf[halves.bytes(1, theirs, esz)])?;
-        Ok(Survivors { me: Some(pair), members })
+    super::exchange_and_fold(t, op, buf, halves.bytes(1, theirs, esz), partner, halves.bytes(1, mine, esz), partner, &mut incoming, !plan.keeps_first)?;
+    if plan.me.is_some() {
+        t.recv(partner, &mut buf[halves.bytes(1, theirs, esz)])
     } else {
-        t.send(partner, &buf[halves.bytes(1, mine, esz)])?;
-        Ok(Survivors { me: None, members })
+        t.send(partner, &buf[halves.bytes(1, mine, esz)])
     }
 }
 
 /// Allreduce `buf` in place; every rank ends with bit-identical data (each
 /// segment is reduced by one process and copied to the others).
 pub fn allreduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8]) -> MpiResult {
+    allreduce_with(t, op, buf, &Removal::in_rank_order(t.size(), t.rank(), None))
+}
+
+/// [`allreduce`] with the removal step of `plan`.
+pub(super) fn allreduce_with(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], plan: &Removal) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
-    let survivors = remove_extra(t, op, buf, None)?;
-    if let Some(me) = survivors.me {
-        let group = Group { members: &survivors.members, me };
+    remove_extra(t, op, buf, plan)?;
+    if let Some(me) = plan.me {
+        let group = Group { members: &plan.members, me };
         halving_groups::reduce_scatter(t, op, buf, seg, &group)?;
         halving_groups::allgather(t, buf, seg, esz, &group)?;
     }
     // Hand the result to the removed processes.
-    let (rank, removed) = (t.rank(), t.size() - survivors.members.len());
-    if rank < 2 * removed {
-        if survivors.me.is_some() {
-            t.send(rank ^ 1, buf)?;
-        } else {
-            t.recv(rank ^ 1, buf)?;
-        }
+    match (plan.partner, plan.me) {
+        (Some(partner), Some(_)) => t.send(partner, buf),
+        (Some(partner), None) => t.recv(partner, buf),
+        (None, _) => Ok(()),
     }
-    Ok(())
 }
 
 /// Reduce `buf` of all processes into `buf` at `root`.
 pub fn reduce(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize) -> MpiResult {
+    reduce_with(t, op, buf, root, &Removal::in_rank_order(t.size(), t.rank(), Some(root)))
+}
+
+/// [`reduce`] with the removal step of `plan`, in which `root` goes on.
+pub(super) fn reduce_with(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], root: usize, plan: &Removal) -> MpiResult {
     let esz = op.elem_size();
     let seg = Segments { n: buf.len() / esz };
-    let survivors = remove_extra(t, op, buf, Some(root))?;
-    let Some(me) = survivors.me else { return Ok(()) };
-    let group = Group { members: &survivors.members, me };
+    remove_extra(t, op, buf, plan)?;
+    let Some(me) = plan.me else { return Ok(()) };
+    let group = Group { members: &plan.members, me };
     halving_groups::reduce_scatter(t, op, buf, seg, &group)?;
-    let target = survivors.members.iter().position(|&m| m == root).expect("the root survives the removal step");
+    let target = plan.members.iter().position(|&m| m == root).expect("the root survives the removal step");
     halving_groups::gather(t, buf, seg, esz, &group, target, root)
 }
 
@@ -108,14 +130,15 @@ pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized
     if p == 1 {
         return Ok(());
     }
-    let survivors = remove_extra(t, op, buf, None)?;
+    let plan = Removal::in_rank_order(p, rank, None);
+    remove_extra(t, op, buf, &plan)?;
     let slots = Slots::new(blocks, p);
-    let Some(me) = survivors.me else {
-        return t.recv(survivors.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
+    let Some(me) = plan.me else {
+        return t.recv(plan.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
     };
     let mut laid = super::scratch(buf.len())?;
     let layout = BitReversedSlots::lay_out(t, &slots, esz, buf, &mut laid);
-    halving_groups::reduce_scatter(t, op, &mut laid, &layout, &Group { members: &survivors.members, me })?;
+    halving_groups::reduce_scatter(t, op, &mut laid, &layout, &Group { members: &plan.members, me })?;
     super::copy(t, &mut buf[slots.bytes_of_slots(me, me + 1, esz)], &laid[layout.slot(me)]);
     if me < slots.pairs.removed {
         t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;

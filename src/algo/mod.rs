@@ -15,6 +15,7 @@ pub mod binomial;
 pub mod circulant;
 pub mod fibonacci_tree;
 pub mod halving_doubling;
+pub mod halving_doubling_hosts;
 pub mod hierarchical;
 pub mod host_map;
 pub mod knomial_tree;

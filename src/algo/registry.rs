@@ -11,7 +11,7 @@
 //! [`Algorithm`] and its [`Descriptor`] at the same position of [`REGISTRY`]
 //! (the position is its C API index).
 
-use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, hierarchical, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring, shared_memory, two_tree};
+use super::{binary_blocks, binomial, circulant, fibonacci_tree, halving_doubling, halving_doubling_hosts, hierarchical, knomial_tree, pairwise, pairwise_pipeline, pipeline, recursive_doubling, recursive_halving, ring, shared_memory, two_tree};
 use super::{Blocks, Transport};
 use crate::error::{MpiError, MpiResult};
 use crate::model::CostModel;
@@ -42,6 +42,7 @@ pub enum Algorithm {
     KnomialTree,
     SharedMemory,
     TwoTree,
+    RabenseifnerHosts,
 }
 
 /// What a run needs besides transport, reducer and vector.
@@ -211,7 +212,7 @@ const REDUCE_SCATTERS: &[Collective] = &[ReduceScatter, ReduceScatterBlock];
 const NONE: &[Collective] = &[];
 
 /// Every algorithm, in C API order.
-pub static REGISTRY: [Descriptor; 19] = [
+pub static REGISTRY: [Descriptor; 20] = [
     Descriptor {
         algorithm: Algorithm::Native, name: "native", aliases: &[], source: "the MPI library's own",
         collectives: ALL_FOUR, rank_ordered: true, canonical: NONE, uses_ring: false, uses_hosts: false, shared_memory: false, estimate: None, run: None, run_from: None, in_blocks: InBlocks::OneLevel, by_model: true,
@@ -317,6 +318,15 @@ pub static REGISTRY: [Descriptor; 19] = [
         // the measured rules, shared hosts, and the two-level algorithm's
         // lanes, whose segments its estimate sizes at a lane's bytes) was
         // not measured: measured rules choose it.
+        by_model: false,
+    },
+    Descriptor {
+        algorithm: Algorithm::RabenseifnerHosts, name: "rabenseifner:hosts", aliases: &["halving_doubling_hosts"],
+        source: "Rabenseifner 2004 §3.5, its removal step planned for the hosts (pairs within a host, aligned power-of-two shares)",
+        collectives: ALLREDUCE_REDUCE, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true, shared_memory: false,
+        estimate: Some(halving_doubling::estimate), run: Some(halving_doubling_hosts::run), run_from: None, in_blocks: InBlocks::Split(halving_doubling::estimate_in_blocks),
+        // Its estimate is §3.5's; where it differs (the hosts' shares) the
+        // model does not see, so measured rules choose it.
         by_model: false,
     },
 ];
