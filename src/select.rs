@@ -267,6 +267,28 @@ pub fn balanced_blocks(procs: usize) -> bool {
     delta_expo_max(procs) <= BALANCED_BLOCKS_DELTA
 }
 
+/// Whether halving & doubling's removal step leaves no host of `k`
+/// consecutive ranks (the last may hold fewer) with more than three
+/// quarters of `k` of the 2^⌊lg p⌋ processes that go on: the first 2r ranks
+/// (r = p − 2^⌊lg p⌋) fold in pairs and the even one of each pair goes on
+/// ([`crate::algo::Pairs`]). A power of two has no removal step: every
+/// host keeps all its ranks, evenly (true). O(p/k).
+pub fn removal_balances_hosts(p: usize, k: usize) -> bool {
+    if p.is_power_of_two() {
+        return true;
+    }
+    let k = k.max(1);
+    let paired_end = 2 * crate::algo::Pairs::of(p).removed;
+    // Even ranks in [a, b): ⌈b/2⌉ − ⌈a/2⌉.
+    let even_in = |a: usize, b: usize| b.div_ceil(2) - a.div_ceil(2);
+    (0..p.div_ceil(k)).all(|h| {
+        let (start, end) = (h * k, ((h + 1) * k).min(p));
+        let paired = end.min(paired_end).max(start);
+        let going_on = even_in(start, paired) + (end - paired);
+        4 * going_on <= 3 * k
+    })
+}
+
 /// A condition of a table rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Condition {
@@ -333,6 +355,30 @@ enum Condition {
     /// survivors then spread unevenly over the hosts (docs/smpi.md "Short
     /// allreduces on 2 and 4 hosts").
     RemovalSpans,
+    /// `removalbalanced`: hosts in blocks where halving & doubling's
+    /// removal step (its first 2r ranks folded in pairs, the even one going
+    /// on) leaves no host more than three quarters of the largest host's
+    /// ranks ([`removal_balances_hosts`]), so that no host's link carries
+    /// many more of the survivors than the others'. With a short last host
+    /// of 16 ranks at 100-256 processes, halving & doubling's reduce-scatter
+    /// of 1-4 MiB was within 1.03 of the fastest at 120 and 244 (at most 8
+    /// and 12 on a host; 126 and 250, 8 on every host, go to the two-level
+    /// algorithm first) and took up to 1.46x at the 9 other counts, where
+    /// hosts beyond the removed ranks keep all 16
+    /// (docs/smpi.md "Hosts of 16 with a short last host: which algorithm
+    /// at 1-4 MiB").
+    RemovalBalanced,
+    /// `overhalf`: several hosts, some with several ranks, each with more
+    /// than half the ranks of the largest. The two-level algorithm runs as
+    /// many lanes as the smallest host has ranks (below its long-vector
+    /// threshold), so then more than half of every host's ranks carry the
+    /// traffic across hosts (with a short last host of 16 at 100-256
+    /// processes, 1-4 MiB, allreduce and reduce-scatter, it was within 1.05
+    /// of the fastest at 63 of 72 simulated points (worst 1.14) with 9-14
+    /// ranks on the last host, and at 42 of 162 (worst 2.08) with 4-8;
+    /// docs/smpi.md "Hosts of 16 with a short last host: which algorithm at
+    /// 1-4 MiB").
+    OverHalf,
     /// Several hosts, at least one with several ranks, not in consecutive
     /// blocks ([`Hosts::Shared`]: ranks dealt round robin,
     /// hosts of different sizes).
@@ -397,6 +443,8 @@ impl Condition {
             | Condition::HostBlocksPow2
             | Condition::ScatteredNonPow2
             | Condition::RemovalSpans
+            | Condition::RemovalBalanced
+            | Condition::OverHalf
             | Condition::HostsScattered
             | Condition::ShortLastHost
             | Condition::Lane
@@ -420,7 +468,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 28] = [
+    const NAMES: [(&'static str, Condition); 30] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -443,6 +491,8 @@ impl Condition {
         ("blockspow2", Condition::HostBlocksPow2),
         ("scatterednonpow2", Condition::ScatteredNonPow2),
         ("removalspans", Condition::RemovalSpans),
+        ("removalbalanced", Condition::RemovalBalanced),
+        ("overhalf", Condition::OverHalf),
         ("unequalhosts", Condition::UnequalHosts),
         ("lonerank", Condition::LoneRank),
         ("float", Condition::Floating),
@@ -488,6 +538,8 @@ impl Condition {
             Condition::HostBlocksPow2 => s.hosts.in_blocks() && s.layout.most.is_power_of_two(),
             Condition::ScatteredNonPow2 => s.hosts == Hosts::Shared && !s.layout.most.is_power_of_two(),
             Condition::RemovalSpans => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks) && 2 * crate::algo::Pairs::of(s.procs).removed > s.layout.most,
+            Condition::RemovalBalanced => s.hosts.in_blocks() && removal_balances_hosts(s.procs, s.layout.most),
+            Condition::OverHalf => s.hosts.shared() && 2 * s.layout.fewest > s.layout.most,
             Condition::HostsScattered => s.hosts == Hosts::Shared,
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::Lane => s.hosts == Hosts::Lane,
@@ -2380,10 +2432,19 @@ mod tests {
         let t = Table::default_table();
         let at = placed_in_blocks;
         for (coll, bytes, p, algorithm) in [
-            (Allreduce, 2 << 20, 100, Rabenseifner),
-            (Allreduce, 2 << 20, 180, Rabenseifner),
+            // 1-4 MiB: the two-level algorithm where the last host holds
+            // more than 8; below, halving & doubling over hosts for the
+            // allreduce, for the reduce-scatter halving & doubling where
+            // its removal leaves the hosts even (120), else binary blocks.
+            (Allreduce, 2 << 20, 110, Hierarchical),
+            (ReduceScatterBlock, 1 << 20, 250, Hierarchical),
+            (Allreduce, 2 << 20, 100, RabenseifnerHosts),
+            (Allreduce, 4 << 20, 200, RabenseifnerHosts),
+            (ReduceScatterBlock, 2 << 20, 120, Rabenseifner),
+            (ReduceScatterBlock, 2 << 20, 244, Rabenseifner),
+            (ReduceScatterBlock, 1_048_000, 250, Hierarchical), // "1 MiB" on 250 blocks: from 1000 KiB
             (ReduceScatterBlock, 2 << 20, 100, BinaryBlocks),
-            (ReduceScatterBlock, 2 << 20, 250, BinaryBlocks),
+            (ReduceScatterBlock, 2 << 20, 200, BinaryBlocks),
             (Allreduce, 8 << 20, 100, Hierarchical),
             (Allreduce, 8 << 20, 250, Hierarchical),
             (ReduceScatterBlock, 8 << 20, 250, Hierarchical),
@@ -2594,6 +2655,26 @@ mod tests {
         }
         assert_eq!(delta_expo_max(3), 1);
         assert_eq!(delta_expo_max(0b1000001), 6);
+    }
+
+    #[test]
+    fn removal_balances_hosts_counts_the_survivors_of_each_host() {
+        // Brute force: the ranks that go on (every rank from 2r, the even ones below).
+        let most_on_a_host = |p: usize, k: usize| {
+            let r = crate::algo::Pairs::of(p).removed;
+            let mut on = vec![0; p.div_ceil(k)];
+            (0..p).filter(|&q| q >= 2 * r || q % 2 == 0).for_each(|q| on[q / k] += 1);
+            on.into_iter().max().unwrap()
+        };
+        for k in 1..=20usize {
+            for p in 1..=300usize {
+                let balanced = p.is_power_of_two() || 4 * most_on_a_host(p, k) <= 3 * k;
+                assert_eq!(removal_balances_hosts(p, k), balanced, "p = {p}, k = {k}");
+            }
+        }
+        // Hosts of 16: 120, 126 and 250 keep 8 on every host, 244 at most 12; 100, 140, 230 16 on some.
+        assert!([120, 126, 244, 250].iter().all(|&p| removal_balances_hosts(p, 16)));
+        assert!([100, 140, 164, 200, 230].iter().all(|&p| !removal_balances_hosts(p, 16)));
     }
 
     #[test]
