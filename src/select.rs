@@ -2445,6 +2445,9 @@ mod tests {
             (ReduceScatterBlock, 1_048_000, 250, Hierarchical), // "1 MiB" on 250 blocks: from 1000 KiB
             (ReduceScatterBlock, 2 << 20, 100, BinaryBlocks),
             (ReduceScatterBlock, 2 << 20, 200, BinaryBlocks),
+            // 128-512 KiB: halving & doubling over hosts, the reduce to 1000.
+            (Allreduce, 256 << 10, 164, RabenseifnerHosts),
+            (Reduce, 512 << 10, 1000, RabenseifnerHosts),
             (Allreduce, 8 << 20, 100, Hierarchical),
             (Allreduce, 8 << 20, 250, Hierarchical),
             (ReduceScatterBlock, 8 << 20, 250, Hierarchical),

@@ -15,5 +15,5 @@ import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "bench"))
 from default_vs_fastest import compare_dir
 
-compare_dir(__file__, {"algos": None, "check": None, "hosts": None, "before": "before", "after": "after"},
+compare_dir(__file__, {"algos": None, "check": None, "hosts": None, "medium": None, "before": "before", "after": "after"},
             [(0, 2 << 20), (2097153, 1 << 30)])
