@@ -214,19 +214,12 @@ fn hierarchical_on_every_kind_of_placement() {
         ("round robin over 2 hosts", |p| (0..p).map(|r| r % 2).collect()),
     ];
     let procs: Vec<usize> = (1..=13).chain([16, 24, 31, 32]).collect();
-    let none = Blocks::even(0, 1);
     let circulant = CostModel { alpha_intra: 1.0, ..CostModel::default() };
     let ring = CostModel { alpha_intra: 0.0, ..CostModel::default() };
     for (within, model) in [("circulant", circulant), ("ring", ring)] {
         for (what, hosts_of) in placements {
             let what = format!("{what}, {within} where not halving");
-            let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
-                let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-                let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
-                (d.run.unwrap())(t, op, b, &job)
-            };
-            check_allreduce(&format!("hierarchical allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
-            check_reduce_with(&format!("hierarchical reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+            check_allreduce_and_reduce_on(d, hosts_of, &model, &procs, &what);
             for &p in &procs {
                 for blocks in &layouts(p) {
                     check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
@@ -256,17 +249,22 @@ fn halving_doubling_over_hosts_on_every_kind_of_placement() {
         ("one rank per host", |p| (0..p).collect()),
     ];
     let procs: Vec<usize> = (1..=13).chain([18, 22, 27, 36, 44, 52]).collect();
-    let none = Blocks::even(0, 1);
-    let model = CostModel::default();
     for (what, hosts_of) in placements {
-        let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
-            let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-            let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
-            (d.run.unwrap())(t, op, b, &job)
-        };
-        check_allreduce(&format!("rabenseifner:hosts allreduce, {what}"), procs.clone(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
-        check_reduce_with(&format!("rabenseifner:hosts reduce, {what}"), procs.clone(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+        check_allreduce_and_reduce_on(d, hosts_of, &CostModel::default(), &procs, what);
     }
+}
+
+/// A registered algorithm that uses hosts: its allreduce and its reduce to
+/// every root at `procs` on the placement `hosts_of`.
+fn check_allreduce_and_reduce_on(d: &Descriptor, hosts_of: fn(usize) -> Vec<usize>, model: &CostModel, procs: &[usize], what: &str) {
+    let none = Blocks::even(0, 1);
+    let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
+        let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
+        let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf: 0 };
+        (d.run.unwrap())(t, op, b, &job)
+    };
+    check_allreduce(&format!("{} allreduce, {what}", d.name), procs.to_vec(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
+    check_reduce_with(&format!("{} reduce, {what}", d.name), procs.to_vec(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
 }
 
 /// The two-level reduce off the halving path on hosts of 17-23 ranks (round
