@@ -47,7 +47,7 @@ use std::ops::Range;
 /// than p' would go on). Each host keeps at least half its ranks, rounded
 /// up; then, hosts that keep the most first, a host's count is raised to
 /// its next power of two while what is left to give allows; what is still
-/// left goes to the hosts that keep the most.
+/// left goes to the hosts that keep the most, the last of them first.
 fn going_on(hosts: &HostMap, pof2: usize) -> Option<Pooled<usize>> {
     let size = |h: usize| hosts.ranks_on(h).len();
     let mut kept: Pooled<usize> = (0..hosts.host_count()).map(|h| size(h).div_ceil(2)).collect();
@@ -64,7 +64,11 @@ fn going_on(hosts: &HostMap, pof2: usize) -> Option<Pooled<usize>> {
             kept[h] = next_power(kept[h]);
         }
     }
-    by_most_kept.sort_by_key(|&h| std::cmp::Reverse(kept[h]));
+    // The rest to the last of the hosts that keep the most: a remainder
+    // behind the power-of-two shares leaves the group in host order, where
+    // neighbouring hosts pair up as in §3.5's plan (on the 3D torus the
+    // first host's took 1.11-1.25x at 164 and 230 processes).
+    by_most_kept.sort_by_key(|&h| (std::cmp::Reverse(kept[h]), std::cmp::Reverse(h)));
     for &h in by_most_kept.iter() {
         let more = left.min(size(h) - kept[h]);
         kept[h] += more;
