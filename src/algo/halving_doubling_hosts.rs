@@ -25,8 +25,8 @@
 //!
 //! Simulated on hosts of 16 with a short last host at 100-250 processes,
 //! 1-4 MiB (docs/smpi.md "Hosts of 16 with a short last host: which
-//! algorithm at 1-4 MiB"): 0.69-0.94x §3.5's allreduce time on the fat
-//! tree and dragonfly where the plans differ, 0.77-1.14x on the 3D torus
+//! algorithm at 1-4 MiB"): 0.68-0.91x §3.5's allreduce time on the fat
+//! tree and dragonfly where the plans differ, 0.73-1.14x on the 3D torus
 //! (the reordered hosts pair up differently under the network, which the
 //! heaviest link does not see). Planning and weighing both plans on every
 //! call costs 1 µs at p = 100, 6 at 1000, 21 at 4000 on hosts of 16
