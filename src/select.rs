@@ -912,7 +912,7 @@ pub fn estimate_placed(a: Algorithm, shape: &Shape, m: &CostModel, table: &Table
     match shape.hosts {
         Hosts::OnePerHost | Hosts::Lane => a.estimate(coll, bytes, p, m),
         Hosts::OneHost => a.estimate(coll, bytes, p, &m.within_host()),
-        _ if a.descriptor().uses_hosts => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, shape.nhalf, m, Some(table))),
+        _ if a == Algorithm::Hierarchical => a.implements(coll).then(|| crate::algo::hierarchical::two_level_estimate(coll, bytes, shape.layout, shape.nhalf, m, Some(table))),
         // (A short last host is counted full: ⌈p/K⌉ hosts of K.)
         _ if a.implements(coll) && shape.hosts.in_blocks() => {
             let d = a.descriptor();
@@ -2422,11 +2422,11 @@ mod tests {
         );
     }
 
-    /// Stop 63: long vectors on hosts of 16 with a short last host (100 =
-    /// 6 x 16 + 4, 250 = 15 x 16 + 10) on a fast network: to 4 MiB halving &
-    /// doubling for the allreduce and binary blocks (balanced) for the
-    /// reduce-scatter, the two-level algorithm to 24 MiB, the ring beyond;
-    /// the two-level reduce at 2-4 MiB.
+    /// Stops 63 and 64: long vectors on hosts of 16 with a short last host
+    /// (100 = 6 x 16 + 4, 250 = 15 x 16 + 10) on a fast network: to 4 MiB
+    /// the rules of the comment below, the two-level algorithm to 24 MiB,
+    /// the ring beyond; the two-level reduce at 2-4 MiB; halving & doubling
+    /// over hosts at 128-512 KiB.
     #[test]
     fn long_vectors_on_hosts_of_16_with_a_short_last_host_on_a_fast_network() {
         let t = Table::default_table();
@@ -2435,7 +2435,8 @@ mod tests {
             // 1-4 MiB: the two-level algorithm where the last host holds
             // more than 8; below, halving & doubling over hosts for the
             // allreduce, for the reduce-scatter halving & doubling where
-            // its removal leaves the hosts even (120), else binary blocks.
+            // its removal leaves no host more than 12 (120, 244), else
+            // binary blocks.
             (Allreduce, 2 << 20, 110, Hierarchical),
             (ReduceScatterBlock, 1 << 20, 250, Hierarchical),
             (Allreduce, 2 << 20, 100, RabenseifnerHosts),
