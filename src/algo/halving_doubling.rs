@@ -28,9 +28,9 @@ use crate::collective::Collective;
 /// run over. §3.5's is [`Removal::in_rank_order`]; the hosts' variant
 /// (`halving_doubling_hosts`) pairs ranks within hosts and orders the group
 /// host by host.
-pub(super) struct Removal {
+pub(super) struct Removal<'a> {
     /// Group rank → process.
-    pub members: Pooled<usize>,
+    pub members: Members<'a>,
     /// This process's partner in the removal step, if it has one.
     pub partner: Option<usize>,
     /// In its pair, this process keeps and reduces the first half of the
@@ -40,15 +40,32 @@ pub(super) struct Removal {
     pub me: Option<usize>,
 }
 
-impl Removal {
+/// A removal plan's group: built for the call, or kept with the host map
+/// (`halving_doubling_hosts`).
+pub(super) enum Members<'a> {
+    Built(Pooled<usize>),
+    Kept(&'a [usize]),
+}
+
+impl std::ops::Deref for Members<'_> {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        match self {
+            Members::Built(v) => v,
+            Members::Kept(s) => s,
+        }
+    }
+}
+
+impl Removal<'static> {
     /// §3.5: pairs (2i, 2i+1), i < r = p − p', fold into one survivor (rank
     /// 2i, or the root if it is in the pair); the group in rank order.
     /// `root` is `None` for allreduce.
-    pub fn in_rank_order(p: usize, rank: usize, root: Option<usize>) -> Removal {
+    pub fn in_rank_order(p: usize, rank: usize, root: Option<usize>) -> Removal<'static> {
         let pof2 = 1 << p.ilog2();
         let removed = p - pof2;
         let survivor_of_pair = |i: usize| if root == Some(2 * i + 1) { 2 * i + 1 } else { 2 * i };
-        let members: Pooled<usize> = (0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect();
+        let members = Members::Built((0..pof2).map(|q| if q < removed { survivor_of_pair(q) } else { q + removed }).collect());
         if rank >= 2 * removed {
             return Removal { members, partner: None, keeps_first: true, me: Some(rank - removed) };
         }

@@ -28,11 +28,13 @@
 //! algorithm at 1-4 MiB"): 0.68-0.91x §3.5's allreduce time on the fat
 //! tree and dragonfly where the plans differ, 0.73-1.14x on the 3D torus
 //! (the reordered hosts pair up differently under the network, which the
-//! heaviest link does not see). Planning and weighing both plans on every
-//! call costs 1 µs at p = 100, 6 at 1000, 21 at 4000 on hosts of 16
-//! (`examples/cpu_per_call.rs`; §3.5's plan 0.2-2.7 µs).
+//! heaviest link does not see). The plan is made and weighed once per
+//! communicator and kept with its host map ([`HostsPlan`]): 0.1 µs per call
+//! at p = 100-1000 on hosts of 16, 0.6 at 3000, where planning on every
+//! call took 1.7, 11 and 31 (`examples/cpu_per_call.rs`; §3.5's plan
+//! 0.15-2 µs).
 
-use super::halving_doubling::{self, Removal};
+use super::halving_doubling::{self, Members, Removal};
 use super::host_map::HostMap;
 use super::registry::{not_implemented, Job};
 use super::Transport;
@@ -77,42 +79,77 @@ fn going_on(hosts: &HostMap, pof2: usize) -> Option<Pooled<usize>> {
     Some(kept)
 }
 
-/// The removal step's plan for this process: host h folds its first
-/// 2(K_h − kept_h) ranks in pairs (local 2i, 2i + 1; the first goes on, or
-/// the root if it is in the pair); the group lists the hosts by the largest
-/// power of two dividing their count kept, then by that count, then by
-/// host number, each host's survivors in local order. §3.5's plan where
-/// [`going_on`] finds none, or where this one's [`heaviest_link`] is not
-/// lighter (on hosts of 6, 12 or 24 ranks, at 38 of the 2426 shapes of
-/// hosts in blocks of 2-32 at p ≤ 300 where it has a plan, its shares fall
-/// less well than §3.5's).
-pub(super) fn removal(hosts: &HostMap, rank: usize, root: Option<usize>) -> Removal {
-    let p = hosts.len();
-    if p.is_power_of_two() {
-        return Removal::in_rank_order(p, rank, root);
+/// The hosts' plan of the removal step, the same for every rank; kept with
+/// the host map (so once per communicator), or `None` there where the plan
+/// is §3.5's. Host h folds its first 2(K_h − kept_h) ranks in pairs (local
+/// 2i, 2i + 1); the group lists the hosts by the largest power of two
+/// dividing their count kept, then by that count, then by host number,
+/// each host's survivors in local order. §3.5's plan where [`going_on`]
+/// finds none, or where this one's [`heaviest_link`] is not lighter (on
+/// hosts of 6, 12 or 24 ranks, at 38 of the 2426 shapes of hosts in blocks
+/// of 2-32 at p ≤ 300 where it has a plan, its shares fall less well than
+/// §3.5's). Weighed without a root: a root moves a survivor within its
+/// pair, which here stays on its host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostsPlan {
+    /// How many ranks of each host go on.
+    kept: Vec<usize>,
+    /// Group rank → process, each pair represented by its first rank.
+    members: Vec<usize>,
+    /// Process → its group rank, or its pair's.
+    group_rank: Vec<usize>,
+}
+
+impl HostsPlan {
+    fn new(hosts: &HostMap) -> Option<HostsPlan> {
+        let p = hosts.len();
+        if p.is_power_of_two() {
+            return None;
+        }
+        let kept = going_on(hosts, 1 << p.ilog2())?;
+        let mut order: Pooled<usize> = (0..kept.len()).filter(|&h| kept[h] > 0).collect();
+        order.sort_by_key(|&h| (std::cmp::Reverse(kept[h] & kept[h].wrapping_neg()), std::cmp::Reverse(kept[h]), h));
+        let (mut members, mut group_rank) = (Vec::with_capacity(1 << p.ilog2()), vec![0; p]);
+        for &h in order.iter() {
+            let on = hosts.ranks_on(h);
+            let folded = 2 * (on.len() - kept[h]);
+            for (local, &q) in on.iter().enumerate() {
+                group_rank[q] = members.len() - usize::from(local < folded && local % 2 == 1);
+                if local >= folded || local % 2 == 0 {
+                    members.push(q);
+                }
+            }
+        }
+        (heaviest_link(&members, hosts) < heaviest_link(&Removal::in_rank_order(p, 0, None).members, hosts))
+            .then(|| HostsPlan { kept: kept.to_vec(), members, group_rank })
     }
-    let Some(kept) = going_on(hosts, 1 << p.ilog2()) else { return Removal::in_rank_order(p, rank, root) };
-    let mut order: Pooled<usize> = (0..kept.len()).filter(|&h| kept[h] > 0).collect();
-    order.sort_by_key(|&h| (std::cmp::Reverse(kept[h] & kept[h].wrapping_neg()), std::cmp::Reverse(kept[h]), h));
-    // A pair's survivor: its first rank, or the root if that is the second.
-    let survivor = |pair: &[usize]| if root == Some(pair[1]) { pair[1] } else { pair[0] };
-    let mut members = Pooled::new();
-    for &h in order.iter() {
-        let on = hosts.ranks_on(h);
-        let folded = 2 * (on.len() - kept[h]);
-        members.extend(on[..folded].chunks(2).map(survivor));
-        members.extend_from_slice(&on[folded..]);
-    }
-    let papers = Removal::in_rank_order(p, rank, root);
-    if heaviest_link(&members, hosts) >= heaviest_link(&papers.members, hosts) {
-        return papers;
-    }
+}
+
+/// The removal step's plan for this process: the hosts' plan
+/// ([`HostsPlan`], made at the host map's first use), each pair's survivor
+/// its first rank or the root if that is the second; §3.5's where there is
+/// no hosts' plan. O(1) per call but for a copy of the group where the
+/// root is the second of a pair.
+pub(super) fn removal(hosts: &HostMap, rank: usize, root: Option<usize>) -> Removal<'_> {
+    let Some(plan) = hosts.halving_plan.get_or_init(|| HostsPlan::new(hosts)) else {
+        return Removal::in_rank_order(hosts.len(), rank, root);
+    };
+    // The group rank whose survivor the root is, where it is not the pair's first.
+    let root_slot = root.map(|r| plan.group_rank[r]).filter(|&g| Some(plan.members[g]) != root);
+    let members = match (root, root_slot) {
+        (Some(root), Some(g)) => {
+            let mut own: Pooled<usize> = plan.members.iter().copied().collect();
+            own[g] = root;
+            Members::Built(own)
+        }
+        _ => Members::Kept(&plan.members),
+    };
     let h = hosts[rank];
     let on = hosts.ranks_on(h);
     let local = on.binary_search(&rank).expect("rank on its host");
-    let me = members.iter().position(|&m| m == rank);
-    let partner = (local < 2 * (on.len() - kept[h])).then(|| on[local ^ 1]);
-    Removal { members, partner, keeps_first: local.is_multiple_of(2), me }
+    let g = plan.group_rank[rank];
+    let partner = (local < 2 * (on.len() - plan.kept[h])).then(|| on[local ^ 1]);
+    Removal { me: (members[g] == rank).then_some(g), members, partner, keeps_first: local.is_multiple_of(2) }
 }
 
 /// The halving & doubling's heaviest link, in units of nβ: for each step
@@ -204,7 +241,7 @@ mod tests {
 
     /// Every rank's plan agrees on the group, pairs ranks of one host, and
     /// keeps each pair's survivor (the root where it is in a pair).
-    fn check_plans(hosts: &HostMap, root: Option<usize>) -> Removal {
+    fn check_plans(hosts: &HostMap, root: Option<usize>) -> Removal<'_> {
         let p = hosts.len();
         let plans: Vec<Removal> = (0..p).map(|r| removal(hosts, r, root)).collect();
         let group = &plans[0].members;
@@ -286,6 +323,29 @@ mod tests {
                 check_plans(&hosts, Some(root));
             }
         }
+    }
+
+    /// The plan is made once per host map: every call shares its group,
+    /// but a reduce whose root is the second of a folded pair, which gets
+    /// its own copy with the root in its pair's place.
+    #[test]
+    fn the_plan_is_kept_with_the_host_map() {
+        let hosts = blocks(100, 16);
+        assert!(hosts.halving_plan.get().is_none());
+        let kept = |plan: &Removal| matches!(plan.members, Members::Kept(_));
+        let first = removal(&hosts, 0, None);
+        assert!(hosts.halving_plan.get().is_some_and(|plan| plan.is_some()));
+        for r in 0..100 {
+            let plan = removal(&hosts, r, None);
+            assert!(kept(&plan) && std::ptr::eq(&plan.members[..], &first.members[..]), "rank {r}");
+        }
+        // A folded pair (the last of them): its first rank is in the group, the second not.
+        let second = (1..100).rev().find(|&r| removal(&hosts, r, None).partner == Some(r - 1)).expect("a folded pair");
+        assert!(first.members.contains(&(second - 1)) && !first.members.contains(&second));
+        assert!(kept(&removal(&hosts, 5, Some(second - 1))));
+        let plan = removal(&hosts, 5, Some(second));
+        assert!(!kept(&plan) && plan.members.contains(&second) && !plan.members.contains(&(second - 1)));
+        assert_eq!(removal(&hosts, second, Some(second)).me, plan.members.iter().position(|&m| m == second));
     }
 
     #[test]

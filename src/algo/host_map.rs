@@ -5,8 +5,11 @@
 //! p ranks on every call (at p = 4096 that pass cost about as much as a
 //! short call's messages: `examples/cpu_per_call.rs`).
 
+use super::halving_doubling_hosts::HostsPlan;
+use once_cell::sync::OnceCell;
+
 /// Every rank's host (`map[r]`) and every host's ranks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct HostMap {
     /// `host_of[r]`: rank r's host, numbered from 0.
     host_of: Vec<usize>,
@@ -18,10 +21,13 @@ pub struct HostMap {
     occupied: usize,
     fewest: usize,
     most: usize,
+    /// Halving & doubling over hosts' plan, made at its first use (so once
+    /// per communicator: the host map is kept with it).
+    pub(super) halving_plan: OnceCell<Option<HostsPlan>>,
 }
 
 /// No hosts known: for algorithms that do not use them.
-pub static NO_HOSTS: HostMap = HostMap { host_of: Vec::new(), by_host: Vec::new(), host_start: Vec::new(), occupied: 0, fewest: 0, most: 0 };
+pub static NO_HOSTS: HostMap = HostMap { host_of: Vec::new(), by_host: Vec::new(), host_start: Vec::new(), occupied: 0, fewest: 0, most: 0, halving_plan: OnceCell::new() };
 
 impl HostMap {
     /// From `host_of[r]`, rank r's host (a counting sort: O(p + hosts)).
@@ -42,7 +48,7 @@ impl HostMap {
         }
         let sizes = || host_start.windows(2).map(|w| w[1] - w[0]).filter(|&k| k > 0);
         let (occupied, fewest, most) = (sizes().count(), sizes().min().unwrap_or(0), sizes().max().unwrap_or(0));
-        HostMap { host_of: host_of.to_vec(), by_host, host_start, occupied, fewest, most }
+        HostMap { host_of: host_of.to_vec(), by_host, host_start, occupied, fewest, most, halving_plan: OnceCell::new() }
     }
 
     /// Every rank's host.
@@ -84,6 +90,16 @@ impl HostMap {
         self.most
     }
 }
+
+/// Equal where every rank's host is (the rest follows from it; the plans
+/// kept are made from it on use).
+impl PartialEq for HostMap {
+    fn eq(&self, other: &HostMap) -> bool {
+        self.host_of == other.host_of
+    }
+}
+
+impl Eq for HostMap {}
 
 impl std::ops::Index<usize> for HostMap {
     type Output = usize;
