@@ -219,16 +219,7 @@ fn hierarchical_on_every_kind_of_placement() {
     for (within, model) in [("circulant", circulant), ("ring", ring)] {
         for (what, hosts_of) in placements {
             let what = format!("{what}, {within} where not halving");
-            check_allreduce_and_reduce_on(d, hosts_of, &model, &procs, &what);
-            for &p in &procs {
-                for blocks in &layouts(p) {
-                    check_reduce_scatter(&format!("hierarchical reduce_scatter, {what}"), p, blocks, &|t, op, b, bl| {
-                        let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-                        let job = Job { coll: Collective::ReduceScatter, blocks: bl, root: 0, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model: &model, canonical: false, table: common::default_table(), nhalf: 0 };
-                        (d.run.unwrap())(t, op, b, &job).unwrap()
-                    });
-                }
-            }
+            check_every_collective_on(d, hosts_of, &model, &procs, &what);
         }
     }
 }
@@ -236,8 +227,8 @@ fn hierarchical_on_every_kind_of_placement() {
 /// Halving & doubling over hosts (`rabenseifner:hosts`) where its plan
 /// differs from §3.5's: hosts of 4, 6 and 16 consecutive ranks with a short
 /// last host, ranks dealt round robin over 3 hosts, one rank per host (the
-/// paper's plan); the allreduce (bit-identical floats on every rank) and the
-/// reduce to every root, every count.
+/// paper's plan); the allreduce (bit-identical floats on every rank), the
+/// reduce to every root and the reduce-scatter, every count and layout.
 #[test]
 fn halving_doubling_over_hosts_on_every_kind_of_placement() {
     let d = Algorithm::RabenseifnerHosts.descriptor();
@@ -250,21 +241,31 @@ fn halving_doubling_over_hosts_on_every_kind_of_placement() {
     ];
     let procs: Vec<usize> = (1..=13).chain([18, 22, 27, 36, 44, 52]).collect();
     for (what, hosts_of) in placements {
-        check_allreduce_and_reduce_on(d, hosts_of, &CostModel::default(), &procs, what);
+        check_every_collective_on(d, hosts_of, &CostModel::default(), &procs, what);
     }
 }
 
-/// A registered algorithm that uses hosts: its allreduce and its reduce to
-/// every root at `procs` on the placement `hosts_of`.
-fn check_allreduce_and_reduce_on(d: &Descriptor, hosts_of: fn(usize) -> Vec<usize>, model: &CostModel, procs: &[usize], what: &str) {
+/// A registered algorithm that uses hosts: its allreduce, its reduce to
+/// every root and (where it has one) its reduce-scatter on every layout, at
+/// `procs` on the placement `hosts_of`.
+fn check_every_collective_on(d: &Descriptor, hosts_of: fn(usize) -> Vec<usize>, model: &CostModel, procs: &[usize], what: &str) {
     let none = Blocks::even(0, 1);
-    let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, root| {
+    let run = |t: &InProcess, op: &BuiltinReducer, b: &mut [u8], coll, blocks: &Blocks, root| {
         let (hosts, ring) = (hosts_of(t.size()), scrambled(t.size()));
-        let job = Job { coll, blocks: &none, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf: 0 };
+        let job = Job { coll, blocks, root, commutative: true, ring: &ring, hosts: &HostMap::new(&hosts), segment_bytes: None, model, canonical: false, table: common::default_table(), nhalf: 0 };
         (d.run.unwrap())(t, op, b, &job)
     };
-    check_allreduce(&format!("{} allreduce, {what}", d.name), procs.to_vec(), &|t, op, b| run(t, op, b, Collective::Allreduce, 0));
-    check_reduce_with(&format!("{} reduce, {what}", d.name), procs.to_vec(), &|t, op, b, root| run(t, op, b, Collective::Reduce, root));
+    check_allreduce(&format!("{} allreduce, {what}", d.name), procs.to_vec(), &|t, op, b| run(t, op, b, Collective::Allreduce, &none, 0));
+    check_reduce_with(&format!("{} reduce, {what}", d.name), procs.to_vec(), &|t, op, b, root| run(t, op, b, Collective::Reduce, &none, root));
+    if d.collectives.contains(&Collective::ReduceScatter) {
+        for &p in procs {
+            for blocks in &layouts(p) {
+                check_reduce_scatter(&format!("{} reduce_scatter, {what}", d.name), p, blocks, &|t, op, b, bl| {
+                    run(t, op, b, Collective::ReduceScatter, bl, 0).unwrap()
+                });
+            }
+        }
+    }
 }
 
 /// The two-level reduce off the halving path on hosts of 17-23 ranks (round

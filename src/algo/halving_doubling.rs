@@ -14,8 +14,8 @@
 //! after the first reduction (no extra cost). Cost, power-of-two p:
 //! 2 lg p α + 2nβ + nγ − (2nβ + nγ)/p; otherwise ≈ (3 + 2⌊lg p⌋)α + 4nβ + 3/2 nγ.
 
-use super::halving_groups::{self, BitReversedSlots, Group, Segments, Slots};
-use super::{Blocks, Transport};
+use super::halving_groups::{self, BitReversedSlots, Group, Segments};
+use super::{Blocks, Pairs, Transport};
 use crate::error::MpiResult;
 use crate::op::Reducer;
 use super::registry::{not_implemented, Job};
@@ -143,24 +143,46 @@ pub(super) fn reduce_with(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?S
 /// the vector, instead of a final exchange of n/p' over the network). A
 /// survivor then hands its removed partner its block.
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], blocks: &Blocks) -> MpiResult {
-    let (p, rank, esz) = (t.size(), t.rank(), op.elem_size());
+    let p = t.size();
     if p == 1 {
         return Ok(());
     }
-    let plan = Removal::in_rank_order(p, rank, None);
-    remove_extra(t, op, buf, &plan)?;
-    let slots = Slots::new(blocks, p);
+    let pairs = Pairs::of(p);
+    reduce_scatter_with(t, op, buf, blocks, &Removal::in_rank_order(p, t.rank(), None), |g| (pairs.first(g), (g < pairs.removed).then(|| 2 * g + 1)))
+}
+
+/// [`reduce_scatter`] with the removal step of `plan` (made without a
+/// root: each pair's first rank goes on), group rank g's slot holding the
+/// blocks of `slot(g)`: its member, and the process folded into it if
+/// any. The slots are laid out part by part ([`BitReversedSlots::lay_out`]),
+/// so they need not be runs of blocks in rank order.
+pub(super) fn reduce_scatter_with(
+    t: &(impl Transport + ?Sized),
+    op: &(impl Reducer + ?Sized),
+    buf: &mut [u8],
+    blocks: &Blocks,
+    plan: &Removal,
+    slot: impl Fn(usize) -> (usize, Option<usize>),
+) -> MpiResult {
+    let (rank, esz) = (t.rank(), op.elem_size());
+    remove_extra(t, op, buf, plan)?;
     let Some(me) = plan.me else {
-        return t.recv(plan.members[slots.pairs.slot_of(rank)], &mut buf[blocks.bytes(rank, esz)]);
+        let partner = plan.partner.expect("a process that does not go on folded into its partner");
+        return t.recv(partner, &mut buf[blocks.bytes(rank, esz)]);
+    };
+    let parts = |g: usize| {
+        let (member, folded) = slot(g);
+        [blocks.bytes(member, esz), folded.map_or(0..0, |q| blocks.bytes(q, esz))]
     };
     let mut laid = super::scratch(buf.len())?;
-    let layout = BitReversedSlots::lay_out(t, &slots, esz, buf, &mut laid);
+    let layout = BitReversedSlots::lay_out(t, plan.members.len(), buf, &mut laid, parts);
     halving_groups::reduce_scatter(t, op, &mut laid, &layout, &Group { members: &plan.members, me })?;
-    super::copy(t, &mut buf[slots.bytes_of_slots(me, me + 1, esz)], &laid[layout.slot(me)]);
-    if me < slots.pairs.removed {
-        t.send(rank + 1, &buf[blocks.bytes(rank + 1, esz)])?;
+    let (mine, folded) = laid[layout.slot(me)].split_at(parts(me)[0].len());
+    super::copy(t, &mut buf[blocks.bytes(rank, esz)], mine);
+    match plan.partner {
+        Some(partner) => t.send(partner, folded),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Registry entry: allreduce, reduce, the reduce-scatters.

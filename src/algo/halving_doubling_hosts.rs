@@ -23,6 +23,10 @@
 //! host), the plan is §3.5's. Not the canonical order of [`crate::reproducible`] (the
 //! survivors' order is not the ranks'); all ranks still end bit-identical.
 //!
+//! The reduce-scatters run the same plan (§3.5's reduce-scatter is the
+//! allreduce's first half, footnote 1), each survivor's slot holding its
+//! block and that of the rank folded into it.
+//!
 //! Simulated on hosts of 16 with a short last host at 100-250 processes,
 //! 1-4 MiB (docs/smpi.md "Hosts of 16 with a short last host: which
 //! algorithm at 1-4 MiB"): 0.68-0.91x §3.5's allreduce time on the fat
@@ -36,7 +40,7 @@
 
 use super::halving_doubling::{self, Members, Removal};
 use super::host_map::HostMap;
-use super::registry::{not_implemented, Job};
+use super::registry::Job;
 use super::Transport;
 use crate::collective::Collective;
 use crate::error::MpiResult;
@@ -96,6 +100,8 @@ pub struct HostsPlan {
     kept: Vec<usize>,
     /// Group rank → process, each pair represented by its first rank.
     members: Vec<usize>,
+    /// Group rank → the pair's second rank, folded into it.
+    folded: Vec<Option<usize>>,
     /// Process → its group rank, or its pair's.
     group_rank: Vec<usize>,
 }
@@ -109,20 +115,34 @@ impl HostsPlan {
         let kept = going_on(hosts, 1 << p.ilog2())?;
         let mut order: Pooled<usize> = (0..kept.len()).filter(|&h| kept[h] > 0).collect();
         order.sort_by_key(|&h| (std::cmp::Reverse(kept[h] & kept[h].wrapping_neg()), std::cmp::Reverse(kept[h]), h));
-        let (mut members, mut group_rank) = (Vec::with_capacity(1 << p.ilog2()), vec![0; p]);
+        let (mut members, mut folded, mut group_rank) = (Vec::with_capacity(1 << p.ilog2()), Vec::with_capacity(1 << p.ilog2()), vec![0; p]);
         for &h in order.iter() {
             let on = hosts.ranks_on(h);
-            let folded = 2 * (on.len() - kept[h]);
+            let pairs = 2 * (on.len() - kept[h]);
             for (local, &q) in on.iter().enumerate() {
-                group_rank[q] = members.len() - usize::from(local < folded && local % 2 == 1);
-                if local >= folded || local % 2 == 0 {
-                    members.push(q);
+                if local < pairs && local % 2 == 1 {
+                    group_rank[q] = members.len() - 1;
+                    continue;
                 }
+                group_rank[q] = members.len();
+                members.push(q);
+                folded.push((local < pairs).then(|| on[local + 1]));
             }
         }
         (heaviest_link(&members, hosts) < heaviest_link(&Removal::in_rank_order(p, 0, None).members, hosts))
-            .then(|| HostsPlan { kept: kept.to_vec(), members, group_rank })
+            .then(|| HostsPlan { kept: kept.to_vec(), members, folded, group_rank })
     }
+
+    /// The processes whose blocks group rank g's slot holds in the
+    /// reduce-scatter: its member and the one folded into it.
+    fn slot(&self, g: usize) -> (usize, Option<usize>) {
+        (self.members[g], self.folded[g])
+    }
+}
+
+/// The hosts' plan kept with `hosts`, made at its first use.
+fn kept_plan(hosts: &HostMap) -> Option<&HostsPlan> {
+    hosts.halving_plan.get_or_init(|| HostsPlan::new(hosts)).as_ref()
 }
 
 /// The removal step's plan for this process: the hosts' plan
@@ -131,7 +151,7 @@ impl HostsPlan {
 /// no hosts' plan. O(1) per call but for a copy of the group where the
 /// root is the second of a pair.
 pub(super) fn removal(hosts: &HostMap, rank: usize, root: Option<usize>) -> Removal<'_> {
-    let Some(plan) = hosts.halving_plan.get_or_init(|| HostsPlan::new(hosts)) else {
+    let Some(plan) = kept_plan(hosts) else {
         return Removal::in_rank_order(hosts.len(), rank, root);
     };
     // The group rank whose survivor the root is, where it is not the pair's first.
@@ -221,13 +241,17 @@ fn crossing_out_of(range: Range<usize>, j: u32) -> usize {
     (b - a) - (clear_below(b - d) - clear_below(a)) - (set_below(b) - set_below(a + d))
 }
 
-/// Registry entry: allreduce and reduce.
+/// Registry entry: allreduce, reduce and the reduce-scatters.
 pub fn run(t: &dyn Transport, op: &dyn Reducer, buf: &mut [u8], job: &Job) -> MpiResult {
-    let plan = |root| if job.hosts.len() == t.size() { removal(job.hosts, t.rank(), root) } else { Removal::in_rank_order(t.size(), t.rank(), root) };
+    let known = job.hosts.len() == t.size();
+    let plan = |root| if known { removal(job.hosts, t.rank(), root) } else { Removal::in_rank_order(t.size(), t.rank(), root) };
     match job.coll {
         Collective::Allreduce => halving_doubling::allreduce_with(t, op, buf, &plan(None)),
         Collective::Reduce => halving_doubling::reduce_with(t, op, buf, job.root, &plan(Some(job.root))),
-        other => not_implemented("rabenseifner:hosts", other),
+        Collective::ReduceScatter | Collective::ReduceScatterBlock => match known.then(|| kept_plan(job.hosts)).flatten() {
+            Some(kept) => halving_doubling::reduce_scatter_with(t, op, buf, job.blocks, &plan(None), |g| kept.slot(g)),
+            None => halving_doubling::reduce_scatter(t, op, buf, job.blocks),
+        },
     }
 }
 
@@ -259,6 +283,15 @@ mod tests {
         }
         if let Some(root) = root {
             assert!(plans[root].me.is_some(), "the root goes on");
+        }
+        // The reduce-scatter's slots hold every process's block once.
+        if let Some(kept) = kept_plan(hosts) {
+            let mut held: Vec<usize> = (0..group.len()).flat_map(|g| {
+                let (member, folded) = kept.slot(g);
+                std::iter::once(member).chain(folded)
+            }).collect();
+            held.sort_unstable();
+            assert_eq!(held, (0..p).collect::<Vec<_>>());
         }
         removal(hosts, 0, root)
     }

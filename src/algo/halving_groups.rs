@@ -87,16 +87,21 @@ pub struct BitReversedSlots {
 impl BitReversedSlots {
     /// Lay `natural` (the vector in rank order) out into `laid` (as long),
     /// slot by slot in bit-reversed order, and return the layout: one pass.
-    pub fn lay_out(t: &(impl super::Transport + ?Sized), slots: &Slots, elem: usize, natural: &[u8], laid: &mut [u8]) -> BitReversedSlots {
-        let e = slots.pairs.pof2.trailing_zeros();
+    /// Slot s is the bytes of `natural` in the two ranges `parts(s)`, one
+    /// after the other: group rank s's block and that of the process folded
+    /// into it (an empty range if none), which need not be neighbours in
+    /// rank order (halving & doubling over hosts).
+    pub fn lay_out(t: &(impl super::Transport + ?Sized), pof2: usize, natural: &[u8], laid: &mut [u8], parts: impl Fn(usize) -> [Range<usize>; 2]) -> BitReversedSlots {
+        let e = pof2.trailing_zeros();
         let mut offsets = crate::scratch::Pooled::new();
         offsets.push(0);
-        for j in 0..slots.pairs.pof2 {
-            let s = final_segment(j, e);
-            let from = slots.bytes_of_slots(s, s + 1, elem);
-            let at = offsets[j];
-            laid[at..at + from.len()].copy_from_slice(&natural[from.clone()]);
-            offsets.push(at + from.len());
+        for j in 0..pof2 {
+            let mut at = offsets[j];
+            for from in parts(final_segment(j, e)) {
+                laid[at..at + from.len()].copy_from_slice(&natural[from.clone()]);
+                at += from.len();
+            }
+            offsets.push(at);
         }
         t.note_copy(natural.len());
         BitReversedSlots { offsets, e }

@@ -323,7 +323,7 @@ pub static REGISTRY: [Descriptor; 20] = [
     Descriptor {
         algorithm: Algorithm::RabenseifnerHosts, name: "rabenseifner:hosts", aliases: &["halving_doubling_hosts"],
         source: "Rabenseifner 2004 §3.5, its removal step planned for the hosts (pairs within a host, aligned power-of-two shares)",
-        collectives: ALLREDUCE_REDUCE, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true, shared_memory: false,
+        collectives: ALL_FOUR, rank_ordered: false, canonical: NONE, uses_ring: false, uses_hosts: true, shared_memory: false,
         estimate: Some(halving_doubling::estimate), run: Some(halving_doubling_hosts::run), run_from: None, in_blocks: InBlocks::Split(halving_doubling::estimate_in_blocks),
         // Its estimate is §3.5's; where it differs (the hosts' shares) the
         // model does not see, so measured rules choose it.
