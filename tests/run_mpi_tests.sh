@@ -234,9 +234,9 @@ while IFS=$'\t' read -r algo colls _; do
 done <"$out/algorithms.tsv"
 # Halving & doubling over hosts on 3 pretended hosts (2 + 2 + 1), where its
 # plan differs from §3.5's (the first host keeps both its ranks, the second
-# folds its pair), the quick mode (the in-process tests sweep every count
+# folds its pair), all four collectives, the quick mode (the in-process tests sweep every count
 # and root).
-check "algo-rabenseifner-hosts-hosts-of-2-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced AND reduce of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced" 5 \
+check "algo-rabenseifner-hosts-hosts-of-2-np5" 600 "collectives: OK AND allreduce of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced AND reduce of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced AND reduce_scatter_block of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced AND reduce_scatter of [0-9]+ B on 5 processes: rabenseifner:hosts \\(forced" 5 \
     env FAKE_BLOCK=2 "$FAKE" $P FASTRED_ALGO=rabenseifner:hosts FASTRED_LOG=debug "$out/collectives" own quick
 # Pipelined reduces with FASTRED_SEGMENT=8 (one double per segment: more
 # segments than elements for short vectors).
