@@ -2453,6 +2453,9 @@ mod tests {
             (Allreduce, 32 << 20, 250, Ring),
             (ReduceScatterBlock, (32 << 20) - 32, 100, Ring),
             (Reduce, 2 << 20, 250, Hierarchical),
+            // The reduce of 1 MiB: over hosts, but binary blocks where §3.5's removal is balanced.
+            (Reduce, 1 << 20, 164, RabenseifnerHosts),
+            (Reduce, 1 << 20, 120, BinaryBlocks),
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, 16), algorithm, "hostblocks>=16,hostblocks<=16,nhalf>=8K");
         }
