@@ -2453,6 +2453,11 @@ mod tests {
             (Allreduce, 32 << 20, 250, Ring),
             (ReduceScatterBlock, (32 << 20) - 32, 100, Ring),
             (Reduce, 2 << 20, 250, Hierarchical),
+            // 512 KiB-1 MiB: as from 1 MiB; the reduce over hosts at every p.
+            (Allreduce, 768 << 10, 164, RabenseifnerHosts),
+            (Allreduce, 768 << 10, 126, Hierarchical),
+            (ReduceScatterBlock, 768 << 10, 180, RabenseifnerHosts),
+            (Reduce, 768 << 10, 120, RabenseifnerHosts),
             // The reduce of 1 MiB: over hosts, but binary blocks where §3.5's removal is balanced.
             (Reduce, 1 << 20, 164, RabenseifnerHosts),
             (Reduce, 1 << 20, 120, BinaryBlocks),
