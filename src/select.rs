@@ -2472,6 +2472,20 @@ mod tests {
         not_by_rule(&t, &others, "hostblocks>=16,hostblocks<=16,nhalf>=8K");
     }
 
+    /// Hosts of 32 with a short last host of at most 16 at 1-4 MiB: halving
+    /// & doubling over hosts; with more than 16 on the last host, the model.
+    #[test]
+    fn long_vectors_on_hosts_of_32_with_a_short_last_host_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        for (coll, bytes, p) in [(Allreduce, 2 << 20, 164), (ReduceScatterBlock, 1_048_000, 200), (Allreduce, 4 << 20, 230)] {
+            fast_network_takes(&t, |n| at(n, coll, bytes, p, 32), RabenseifnerHosts, "hostblocks>=32,hostblocks<=32,nhalf>=8K");
+        }
+        let c = choose(&at(30 << 10, Allreduce, 2 << 20, 150, 32), None, &t);
+        assert!(c.reason.to_string().contains("overhalf,hostblocks>=32,hostblocks<=32,nhalf>=8K model"), "{}", c.reason);
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 8 << 20, 164, 32), at(30 << 10, Allreduce, 2 << 20, 164, 24)], "hostblocks>=32,hostblocks<=32");
+    }
+
     #[test]
     fn allreduce_at_20_to_26_processes_and_reduce_scatter_at_24_binary_blocks() {
         let t = Table::default_table();
