@@ -519,26 +519,20 @@ pub fn estimate(coll: Collective, bytes: usize, p: usize, m: &CostModel) -> f64 
 /// power-of-two k ranks (halving and doubling), else the cheaper of the
 /// circulant's ⌈lg k⌉·α_i + n·β_i (its copy, [`CostModel::local_copy`]) and the ring's (k − 1)·α_i:
 ///
-/// - step 1, the reduce-scatter within a host: S + (k−1)/L'·n·(β_i + γ),
-///   L' the lanes the call runs ([`lane_count`]): (1−1/k)·n where they are
-///   k, but with L' < k only L' of a largest host's k blocks hold bytes, and
-///   each of the ring's k − 1 steps passes one of n/L' (on hosts of 32 with
-///   a last of 4 at 2 MiB, 7.75·n: priced at 0.97·n, the two-level algorithm
-///   had been estimated at half halving & doubling's time and simulated
-///   1.9x it, `docs/results/smpi/shortlast-1-4M/long32-*`);
+/// - step 1, the reduce-scatter within a host: S + (1−1/k)·n·(β_i + γ);
 /// - step 2, the lanes: the algorithm they run on N processes and n/L bytes
 ///   ([`phase_algorithm`]: `table`'s choice for n bytes across a link; without a table the model's
 ///   best single-level one), the L lanes of a host sharing its link
 ///   (β → L·β, [`CostModel::sharing_links`]): for the ring or halving &
 ///   doubling 2(N−1)/N·n·β, the inter-host bound, with O(N) or O(lg N) α;
-/// - step 3: allreduce, the allgather within the host, S + (k−1)/L'·n·β_i;
+/// - step 3: allreduce, the allgather within the host, S + (1−1/k)·n·β_i;
 ///   reduce, the root gathers L−1 blocks, halving: S + (1−1/k)·n·β_i,
 ///   else, all its receives posted at once, α_i + (1−1/L)·n·β_i; reduce-scatter, a rank's block of n/p is
 ///   handed on only on hosts with more than L ranks,
 ///   ⌈k/L − 1⌉·(α_i + n/p·β_i).
 ///
 /// Where the hosts differ, long vectors on a fast network run as many lanes
-/// as the *most* ranks on a host ([`lane_count`]); step 2 prices the fewest,
+/// as the *most* ranks on a host ([`lane_count`]); this prices the fewest,
 /// which those calls measured at 0.42-1.0 of (`docs/results/smpi/cyclic-small/lanes-most/`,
 /// `../lanes-most-many-hosts/`). Pricing the back-to-back lanes instead
 /// turned the model from the two-level algorithm (the fastest or within
@@ -562,8 +556,7 @@ pub fn two_level_estimate(coll: Collective, bytes: usize, layout: Layout, nhalf:
     let halving = lanes == most && most.is_power_of_two();
     let circulant_rounds = most.next_power_of_two().trailing_zeros() as f64;
     let phase = if halving { k.log2() * intra.alpha } else { ((k - 1.0) * intra.alpha).min(circulant_rounds * intra.alpha + n * m.local_copy()) };
-    let run = lane_count(coll, bytes, hosts, lanes, most, nhalf) as f64;
-    let spread = (k - 1.0) / run * n;
+    let spread = (1.0 - 1.0 / k) * n;
     let step1 = phase + spread * (intra.beta + intra.gamma);
     let lane_bytes = bytes.div_ceil(lanes);
     let shared = m.sharing_links(lanes);
@@ -640,16 +633,6 @@ mod tests {
         let only_intra = CostModel { alpha: 0.0, beta: 0.0, gamma: 0.0, alpha_intra: 0.0, beta_intra: 1.0 };
         let e = two_level_estimate(Collective::Allreduce, n, Layout { hosts: 4, fewest: 4, most: 4 }, 0, &only_intra, None);
         assert!((e - 2.0 * 0.75 * n as f64).abs() < 1e-6, "{e}");
-        // Hosts of 32 and a last of 4, 4 lanes: 4 of a host's 32 ring blocks
-        // hold n/4 each, and each of the 31 steps passes one both ways.
-        let short_last = Layout { hosts: 6, fewest: 4, most: 32 };
-        let e = two_level_estimate(Collective::Allreduce, n, short_last, 0, &only_intra, None);
-        assert!((e - 2.0 * 31.0 / 4.0 * n as f64).abs() < 1e-6 * n as f64, "{e}");
-        // Long enough on a fast network for 32 lanes ([`lane_count`]): each block n/32.
-        let (long, fast) = (32 * most_lanes_from(Collective::Allreduce), FAST_NETWORK_NHALF);
-        assert_eq!(lane_count(Collective::Allreduce, long, 6, 16, 32, fast), 32);
-        let e = two_level_estimate(Collective::Allreduce, long, Layout { fewest: 16, ..short_last }, fast, &only_intra, None);
-        assert!((e - 2.0 * 31.0 / 32.0 * long as f64).abs() < 1e-6 * long as f64, "{e}");
         // Latency within a host only: lg k steps each way where every host
         // holds the same power-of-two k, else the circulant's ⌈lg k⌉ where
         // its copies cost nothing, the ring's k − 1 where they cost more.
