@@ -393,8 +393,8 @@ enum Condition {
     /// ranks on the last, allreduce and reduce-scatter of 128 KiB-4 MiB, it
     /// took 1.05-8.7x the fastest at 217 simulated points (within 1.05 at
     /// one), against 1.0-1.9x (within 1.05 at 14 of 148) with a quarter to
-    /// half of K on the last (docs/smpi.md "The two-level estimate with
-    /// fewer lanes than ranks").
+    /// half of K on the last (docs/smpi.md "Hosts of 4-32 with a short last
+    /// host, and round robin beyond 2 MiB").
     LastQuarter,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
@@ -2521,12 +2521,31 @@ mod tests {
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
+        // Hosts of 4 with one rank on the last, of 32 with 6.
+        fast_network_takes(&t, |n| at(n, Allreduce, 1 << 20, 33, 4), RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7");
+        fast_network_takes(&t, |n| at(n, ReduceScatterBlock, 4 << 20, 70, 32), Ring, "lastquarter,hostblocks>=25,hostblocks<=32");
         let c = choose(&at(30 << 10, Allreduce, 1 << 20, 70, 24), None, &t);
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=24,nhalf>=8K model"), "{}", c.reason);
         // Not: equal hosts, hosts of 16 at 100-256 (their own rules), hosts of 4 or 32, beyond 4 MiB.
         let others = [at(30 << 10, Allreduce, 1 << 20, 48, 8), at(30 << 10, Allreduce, 1 << 20, 100, 16), at(30 << 10, Allreduce, 1 << 20, 50, 4),
                       at(30 << 10, Allreduce, 1 << 20, 70, 32), at(30 << 10, Allreduce, 8 << 20, 50, 8)];
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=24", "hostblocks>=8,hostblocks<=12", "hostblocks>=17,hostblocks<=24"]);
+    }
+
+    /// Ranks dealt round robin over 16 hosts or more at 64-300 processes,
+    /// beyond 2 MiB: the two-level algorithm to 4 MiB, the ring to 16 MiB.
+    #[test]
+    fn round_robin_beyond_2_mib_on_a_fast_network() {
+        let t = Table::default_table();
+        for (coll, bytes, p, hosts, algorithm) in [
+            (Allreduce, 4 << 20, 230, 29, Hierarchical),
+            (ReduceScatterBlock, 4 << 20, 100, 50, Hierarchical),
+            (Allreduce, 16 << 20, 70, 18, Ring),
+            (ReduceScatterBlock, 16 << 20, 164, 21, Ring),
+        ] {
+            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "64-300 scattered,hosts>=16,nhalf>=8K");
+        }
+        not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 4 << 20, 100, 13), round_robin(30 << 10, Allreduce, 32 << 20, 100, 50)], "64-300 scattered");
     }
 
     #[test]
