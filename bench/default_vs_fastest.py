@@ -162,12 +162,18 @@ def after_from_table(points, cyclic, nhalf="30K"):
     "ALGORITHM (its row)". Simulated runs are deterministic: where both were
     run, a default row and its algorithm's row agree within 0.2%. Points
     whose algorithm has no row stay without."""
+    return role_from_table(points, "after", cyclic, nhalf)
+
+
+def role_from_table(points, role, cyclic, nhalf="30K", table=None):
+    """[`after_from_table`] for `role` ("before" or "after"), with the
+    choices of the FASTRED_TUNING file `table` (None: the repository's)."""
     for (platform, k, n, coll, nbytes), p in points.items():
-        if p["after"] is not None:
+        if p[role] is not None:
             continue
-        algorithm = explain_choice(coll, n, nbytes, k, nhalf, cyclic)
+        algorithm = explain_choice(coll, n, nbytes, k, nhalf, cyclic, table)
         if algorithm in p["algos"]:
-            p["after"] = (p["algos"][algorithm], f"{algorithm} (its row)")
+            p[role] = (p["algos"][algorithm], f"{algorithm} (its row)")
     return points
 
 
