@@ -973,6 +973,15 @@ mod tests {
         }
     }
 
+    /// [`fast_network_takes`] for each (collective, bytes, p, hosts or ranks
+    /// per host, algorithm, rule) of `cases` placed by `at` (n½, collective,
+    /// bytes, p, hosts or K).
+    fn fast_network_takes_each(t: &Table, at: fn(usize, Collective, usize, usize, usize) -> Shape, cases: &[(Collective, usize, usize, usize, Algorithm, &str)]) {
+        for &(coll, bytes, p, k, algorithm, rule) in cases {
+            fast_network_takes(t, |n| at(n, coll, bytes, p, k), algorithm, rule);
+        }
+    }
+
     /// `at(n½)` on a fast network (n½ = 30 KiB) takes `algorithm` by a rule
     /// whose text contains `rule`; on the cluster's network (n½ = 140 B) and
     /// with n½ unknown, no `nhalf>=` rule.
@@ -2039,15 +2048,13 @@ mod tests {
         assert!(!Condition::LoneRank.holds(&at(0, Allreduce, 8, 5, 5)), "one rank per host");
         assert!(!Condition::LoneRank.holds(&at(0, Allreduce, 8, 1, 1)), "one host");
         assert!(Condition::LoneRank.holds(&placed_in_blocks(0, Allreduce, 8, 7, 2)), "hosts of 2, the last of 1");
-        for (coll, bytes, p, hosts, algorithm, rule) in [
+        fast_network_takes_each(&t, at, &[
             (Allreduce, 2 << 20, 9, 5, Ring, "lonerank"),
             (Reduce, 512 << 10, 9, 5, Pipeline, "lonerank"),
             (Reduce, 2 << 20, 15, 8, Pipeline, "lonerank"),
             (Reduce, 1 << 20, 7, 3, Hierarchical, "unequalhosts"),
             (Reduce, 2 << 20, 14, 4, Hierarchical, "unequalhosts"),
-        ] {
-            fast_network_takes(&t, |n| at(n, coll, bytes, p, hosts), algorithm, rule);
-        }
+        ]);
         // From 17 processes the ring on any unequal hosts (17 on 5: 4, 4, 3, 3, 3).
         fast_network_takes(&t, |n| at(n, Allreduce, 2 << 20, 17, 5), Ring, "17-31 scattered,unequalhosts");
         // Hosts of 3 and 2, 4 and 3 at 4-16: not the ring.
@@ -2509,7 +2516,7 @@ mod tests {
         let lastquarter = |p: usize, k: usize| Condition::LastQuarter.holds(&at(30 << 10, Allreduce, 8, p, k));
         assert_eq!((lastquarter(17, 8), lastquarter(50, 8), lastquarter(52, 8), lastquarter(150, 24), lastquarter(151, 24)), (true, true, false, true, false));
         assert!(!lastquarter(48, 8) && !lastquarter(8, 8), "no short last host");
-        for (coll, bytes, p, k, algorithm, rule) in [
+        fast_network_takes_each(&t, at, &[
             (Allreduce, 1 << 20, 17, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=24"),
             (ReduceScatterBlock, 2 << 20, 17, 8, Ring, "lastquarter,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 2 << 20, 33, 16, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
@@ -2518,12 +2525,10 @@ mod tests {
             (Allreduce, 4 << 20, 130, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
             (ReduceScatterBlock, 4 << 20, 150, 24, RabenseifnerHosts, "lastquarter,hostblocks>=17,hostblocks<=24"),
             (Allreduce, 2 << 20, 300, 8, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=12"),
-        ] {
-            fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
-        }
-        // Hosts of 4 with one rank on the last, of 32 with 6.
-        fast_network_takes(&t, |n| at(n, Allreduce, 1 << 20, 33, 4), RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7");
-        fast_network_takes(&t, |n| at(n, ReduceScatterBlock, 4 << 20, 70, 32), Ring, "lastquarter,hostblocks>=25,hostblocks<=32");
+            // Hosts of 4 with one rank on the last, of 32 with 6.
+            (Allreduce, 1 << 20, 33, 4, RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7"),
+            (ReduceScatterBlock, 4 << 20, 70, 32, Ring, "lastquarter,hostblocks>=25,hostblocks<=32"),
+        ]);
         let c = choose(&at(30 << 10, Allreduce, 1 << 20, 70, 24), None, &t);
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=24,nhalf>=8K model"), "{}", c.reason);
         // Not: equal hosts, hosts of 16 at 100-256 (their own rules), hosts of 4 or 32, beyond 4 MiB.
@@ -2537,14 +2542,13 @@ mod tests {
     #[test]
     fn round_robin_beyond_2_mib_on_a_fast_network() {
         let t = Table::default_table();
-        for (coll, bytes, p, hosts, algorithm) in [
-            (Allreduce, 4 << 20, 230, 29, Hierarchical),
-            (ReduceScatterBlock, 4 << 20, 100, 50, Hierarchical),
-            (Allreduce, 16 << 20, 70, 18, Ring),
-            (ReduceScatterBlock, 16 << 20, 164, 21, Ring),
-        ] {
-            fast_network_takes(&t, |n| round_robin(n, coll, bytes, p, hosts), algorithm, "64-300 scattered,hosts>=16,nhalf>=8K");
-        }
+        let rule = "64-300 scattered,hosts>=16,nhalf>=8K";
+        fast_network_takes_each(&t, round_robin, &[
+            (Allreduce, 4 << 20, 230, 29, Hierarchical, rule),
+            (ReduceScatterBlock, 4 << 20, 100, 50, Hierarchical, rule),
+            (Allreduce, 16 << 20, 70, 18, Ring, rule),
+            (ReduceScatterBlock, 16 << 20, 164, 21, Ring, rule),
+        ]);
         not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 4 << 20, 100, 13), round_robin(30 << 10, Allreduce, 32 << 20, 100, 50)], "64-300 scattered");
     }
 
