@@ -2528,6 +2528,9 @@ mod tests {
             // Hosts of 4 with one rank on the last, of 32 with 6.
             (Allreduce, 1 << 20, 33, 4, RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7"),
             (ReduceScatterBlock, 4 << 20, 70, 32, Ring, "lastquarter,hostblocks>=25,hostblocks<=32"),
+            // The reduce: over hosts at 128-512 KiB.
+            (Reduce, 128 << 10, 33, 16, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=24"),
+            (Reduce, 512 << 10, 230, 12, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
         ]);
         let c = choose(&at(30 << 10, Allreduce, 1 << 20, 70, 24), None, &t);
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=24,nhalf>=8K model"), "{}", c.reason);
