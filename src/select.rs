@@ -2540,6 +2540,44 @@ mod tests {
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=24", "hostblocks>=8,hostblocks<=12", "hostblocks>=17,hostblocks<=24"]);
     }
 
+    /// Below 128 KiB at 17-99 processes with at most a quarter of a host on
+    /// the last: halving & doubling over hosts for the reduce-scatter and
+    /// the allreduce (a lone rank, 3 hosts, or from 32 KiB), binary blocks
+    /// for the reduce from 32 KiB; elsewhere the rules of hosts in blocks.
+    #[test]
+    fn short_vectors_with_a_quarter_host_or_less_on_the_last_leave_the_two_level_algorithm_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        fast_network_takes_each(&t, at, &[
+            (ReduceScatterBlock, 952, 17, 8, RabenseifnerHosts, "0-32K 17-99 lastquarter,lonerank"),
+            (ReduceScatterBlock, 16_000, 50, 24, RabenseifnerHosts, "17-99 lastquarter,hosts<=3"),
+            (ReduceScatterBlock, 16_224, 52, 16, Rabenseifner, "17-99 lastquarter,hostblocks>=13,hostblocks<=16"),
+            (ReduceScatterBlock, 65_472, 33, 16, RabenseifnerHosts, "32769-128K 17-99 lastquarter,nhalf>=8K"),
+            (Allreduce, 32 << 10, 17, 8, RabenseifnerHosts, "16385-32K 17-99 lastquarter,lonerank"),
+            (Allreduce, 32 << 10, 50, 8, RabenseifnerHosts, "16385-32K 17-99 lastquarter,hostblocks<=8"),
+            (Allreduce, 64 << 10, 67, 16, RabenseifnerHosts, "32769-128K 17-99 lastquarter,nhalf>=8K"),
+            (Reduce, 32 << 10, 26, 8, BinaryBlocks, "16385-32K 17-99 lastquarter,hostblocks<=8"),
+            (Reduce, 64 << 10, 33, 16, BinaryBlocks, "32769-128K 17-99 lastquarter,nhalf>=8K"),
+        ]);
+        // Not: 4 hosts of 12 with 3 on the last at 16 KiB (the two-level
+        // algorithm is the fastest there), the last host over a quarter,
+        // 100 processes or more.
+        let others = [at(30 << 10, ReduceScatterBlock, 16 << 10, 39, 12), at(30 << 10, Allreduce, 64 << 10, 52, 8), at(30 << 10, ReduceScatterBlock, 64 << 10, 130, 8)];
+        not_by_rule(&t, &others, "17-99 lastquarter");
+    }
+
+    /// Short reduces on hosts of 24 at 64-191 processes: the two-level
+    /// algorithm with a short last host, the Fibonacci tree on full hosts.
+    #[test]
+    fn short_reduces_on_hosts_of_24_below_192_processes() {
+        let t = Table::default_table();
+        fast_network_takes_each(&t, placed_in_blocks, &[
+            (Reduce, 16 << 10, 150, 24, Hierarchical, "64-191 shortlast,hostblocks>=17,hostblocks<=24"),
+            (Reduce, 8 << 10, 96, 24, FibonacciTree, "64-191 hostblocks>=17,hostblocks<=24"),
+        ]);
+        not_by_rule(&t, &[placed_in_blocks(30 << 10, Reduce, 16 << 10, 192, 24), placed_in_blocks(30 << 10, Reduce, 16 << 10, 150, 16)], "64-191");
+    }
+
     /// Ranks dealt round robin over 16 hosts or more at 64-300 processes,
     /// beyond 2 MiB: the two-level algorithm to 4 MiB, the ring to 16 MiB.
     #[test]
