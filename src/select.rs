@@ -2523,7 +2523,7 @@ mod tests {
             (ReduceScatterBlock, 128 << 10, 40, 12, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 64, 12, Ring, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 130, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
-            (ReduceScatterBlock, 4 << 20, 150, 24, RabenseifnerHosts, "lastquarter,hostblocks>=17,hostblocks<=24"),
+            (ReduceScatterBlock, 4 << 20, 220, 24, RabenseifnerHosts, "lastquarter,hostblocks>=17,hostblocks<=24"),
             (Allreduce, 2 << 20, 300, 8, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=12"),
             // Hosts of 4 with one rank on the last, of 32 with 6.
             (Allreduce, 1 << 20, 33, 4, RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7"),
@@ -2536,7 +2536,7 @@ mod tests {
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=24,nhalf>=8K model"), "{}", c.reason);
         // Not: equal hosts, hosts of 16 at 100-256 (their own rules), hosts of 4 or 32, beyond 4 MiB.
         let others = [at(30 << 10, Allreduce, 1 << 20, 48, 8), at(30 << 10, Allreduce, 1 << 20, 100, 16), at(30 << 10, Allreduce, 1 << 20, 50, 4),
-                      at(30 << 10, Allreduce, 1 << 20, 70, 32), at(30 << 10, Allreduce, 8 << 20, 50, 8)];
+                      at(30 << 10, Allreduce, 1 << 20, 70, 32), at(30 << 10, Allreduce, 64 << 20, 50, 8)];
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=24", "hostblocks>=8,hostblocks<=12", "hostblocks>=17,hostblocks<=24"]);
     }
 
@@ -2564,6 +2564,31 @@ mod tests {
         // 100 processes or more.
         let others = [at(30 << 10, ReduceScatterBlock, 16 << 10, 39, 12), at(30 << 10, Allreduce, 64 << 10, 52, 8), at(30 << 10, ReduceScatterBlock, 64 << 10, 130, 8)];
         not_by_rule(&t, &others, "17-99 lastquarter");
+    }
+
+    /// Long vectors with at most half a host on the last: the ring beyond 4
+    /// MiB (at 4-8 MiB only on up to 12 hosts from 100 processes), and at 4
+    /// MiB on hosts of 12 (up to 11 hosts) and of 24 (up to 7).
+    #[test]
+    fn long_vectors_with_a_short_last_host_take_the_ring_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        fast_network_takes_each(&t, at, &[
+            (ReduceScatterBlock, 32 << 20, 17, 8, Ring, "1048577-32M 17-31 lastquarter"),
+            (Allreduce, 8 << 20, 50, 24, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 16 << 20, 70, 16, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 4 << 20, 100, 12, Ring, "shortlast,hostblocks>=9,hostblocks<=12,hosts<=11"),
+            (ReduceScatterBlock, 4 << 20, 160, 12, RabenseifnerHosts, "2097153-4M 100-300 shortlast,hostblocks>=9,hostblocks<=12,nhalf>=8K"),
+            (Allreduce, 8 << 20, 124, 12, Ring, "4194305-8M 100-300 shortlast,hostblocks>=8,hostblocks<=12,hosts<=12"),
+            (ReduceScatterBlock, 16 << 20, 164, 8, Ring, "8388609-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12"),
+            (Allreduce, 4 << 20, 124, 24, Ring, "lastquarter,hostblocks>=17,hostblocks<=24,hosts<=7"),
+            (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,hosts<=12"),
+            (Allreduce, 32 << 20, 270, 24, Ring, "8388609-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24"),
+        ]);
+        // Not: 4-8 MiB on 13 hosts or more at 100-300, hosts of 16 at
+        // 100-256 (their own rules), beyond 32 MiB.
+        let others = [at(30 << 10, Allreduce, 8 << 20, 164, 8), at(30 << 10, Allreduce, 16 << 20, 150, 16), at(30 << 10, Allreduce, 64 << 20, 124, 12)];
+        not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
     }
 
     /// Short reduces on hosts of 24 at 64-191 processes: the two-level
