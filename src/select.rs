@@ -2591,6 +2591,25 @@ mod tests {
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
     }
 
+    /// The reduce of 2-8 MiB at 97-240 processes on hosts of 8-24: the
+    /// chain (from 3 MiB above 160 processes; hosts of 16 with a short last
+    /// host keep the two-level algorithm to 3 MiB, and from 192 to 4 MiB).
+    #[test]
+    fn long_reduces_at_97_to_240_processes_take_the_chain_on_a_fast_network() {
+        let t = Table::default_table();
+        fast_network_takes_each(&t, placed_in_blocks, &[
+            (Reduce, 4 << 20, 104, 8, Pipeline, "2M-8M 97-160 hostblocks>=8,hostblocks<=24"),
+            (Reduce, 2 << 20, 130, 12, Pipeline, "2M-8M 97-160 hostblocks>=8,hostblocks<=24"),
+            (Reduce, 4 << 20, 230, 8, Pipeline, "3M-8M 161-240 hostblocks>=8,hostblocks<=24"),
+            (Reduce, 4 << 20, 164, 16, Pipeline, "3M-8M 161-240 hostblocks>=8,hostblocks<=24"),
+            (Reduce, 2 << 20, 140, 16, Hierarchical, "2M-3M 100-256 shortlast,hostblocks>=16,hostblocks<=16"),
+            (Reduce, 4 << 20, 200, 16, Hierarchical, "3145729-4M 192-256 shortlast,hostblocks>=16,hostblocks<=16"),
+        ]);
+        let others = [placed_in_blocks(30 << 10, Reduce, 2 << 20, 230, 8), placed_in_blocks(30 << 10, Reduce, 4 << 20, 300, 8),
+                      placed_in_blocks(30 << 10, Reduce, 4 << 20, 130, 4), placed_in_blocks(30 << 10, Reduce, 4 << 20, 128, 32)];
+        not_by_rules(&t, &others, &["97-160 hostblocks>=8", "161-240 hostblocks>=8"]);
+    }
+
     /// Short reduces on hosts of 24 at 64-191 processes: the two-level
     /// algorithm with a short last host, the Fibonacci tree on full hosts.
     #[test]
