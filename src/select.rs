@@ -2584,6 +2584,8 @@ mod tests {
             (Allreduce, 4 << 20, 124, 24, Ring, "lastquarter,hostblocks>=17,hostblocks<=24,hosts<=7"),
             (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,hosts<=12"),
             (Allreduce, 32 << 20, 270, 24, Ring, "8388609-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24"),
+            // On 2 hosts the allreduce beyond 8 MiB stays two-level.
+            (Allreduce, 16 << 20, 20, 16, Hierarchical, "8388609-32M 17-99 shortlast,hostblocks>=8,hostblocks<=24,hosts<=2"),
         ]);
         // Not: 4-8 MiB on 13 hosts or more at 100-300, hosts of 16 at
         // 100-256 (their own rules), beyond 32 MiB.

@@ -13,5 +13,5 @@ import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "bench"))
 from default_vs_fastest import compare_dir
 
-compare_dir(__file__, {"long": "before", "longer": "before", "small": "before", "largest": "before", "check": "before"},
+compare_dir(__file__, {"long": "before", "longer": "before", "small": "before", "largest": "before", "check": "before", "twohosts": "before"},
             [(0, 4 << 20), ((4 << 20) + 1, 8 << 20), ((8 << 20) + 1, 1 << 30)], after_from="blocks")
