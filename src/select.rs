@@ -2567,8 +2567,9 @@ mod tests {
     }
 
     /// Long vectors with at most half a host on the last: the ring beyond 4
-    /// MiB (at 4-8 MiB only on up to 12 hosts from 100 processes), and at 4
-    /// MiB on hosts of 12 (up to 11 hosts) and of 24 (up to 7).
+    /// MiB (the allreduce of 4-8 MiB only on up to 12 hosts from 100
+    /// processes), and at 4 MiB on hosts of 12 (up to 11 hosts) and of 24
+    /// (up to 7).
     #[test]
     fn long_vectors_with_a_short_last_host_take_the_ring_on_a_fast_network() {
         let t = Table::default_table();
@@ -2581,14 +2582,16 @@ mod tests {
             (ReduceScatterBlock, 4 << 20, 160, 12, RabenseifnerHosts, "2097153-4M 100-300 shortlast,hostblocks>=9,hostblocks<=12,nhalf>=8K"),
             (Allreduce, 8 << 20, 124, 12, Ring, "4194305-8M 100-300 shortlast,hostblocks>=8,hostblocks<=12,hosts<=12"),
             (ReduceScatterBlock, 16 << 20, 164, 8, Ring, "8388609-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12"),
+            (ReduceScatterBlock, 8 << 20, 164, 8, Ring, "4194305-8M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
             (Allreduce, 4 << 20, 124, 24, Ring, "lastquarter,hostblocks>=17,hostblocks<=24,hosts<=7"),
-            (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,hosts<=12"),
+            (Allreduce, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,hosts<=12"),
+            (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
             (Allreduce, 32 << 20, 270, 24, Ring, "8388609-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24"),
             // On 2 hosts the allreduce beyond 8 MiB stays two-level.
             (Allreduce, 16 << 20, 20, 16, Hierarchical, "8388609-32M 17-99 shortlast,hostblocks>=8,hostblocks<=24,hosts<=2"),
         ]);
-        // Not: 4-8 MiB on 13 hosts or more at 100-300, hosts of 16 at
-        // 100-256 (their own rules), beyond 32 MiB.
+        // Not: the allreduce of 4-8 MiB on 13 hosts or more at 100-300,
+        // hosts of 16 at 100-256 (their own rules), beyond 32 MiB.
         let others = [at(30 << 10, Allreduce, 8 << 20, 164, 8), at(30 << 10, Allreduce, 16 << 20, 150, 16), at(30 << 10, Allreduce, 64 << 20, 124, 12)];
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
     }
