@@ -522,31 +522,44 @@ impl Transport for Peers<'_> {
             })
         })
     }
+    fn receives_ahead(&self, from: usize, len: usize) -> bool {
+        self.inner.receives_ahead(from, len)
+    }
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn fastred::algo::Inbox) -> fastred::error::MpiResult) -> fastred::error::MpiResult {
+        self.inner.inbox(slots, slot_len, body)
+    }
 }
 
 #[test]
 fn ring_sends_2_n_minus_1_over_n_only_to_the_ring_successor() {
     let op = BuiltinReducer::new(OpKind::Bxor, Elem::U8).unwrap();
-    for p in 1..=40 {
-        let order = scrambled(p);
-        for m in [1, 5] {
-            let n = p * m;
-            let got = InProcess::run(p, |t| {
-                let counting = Counting::new(t);
-                let peers = Peers { inner: &counting, sent_to: Default::default() };
-                let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
-                ring::allreduce(&peers, &op, &mut buf, &order).unwrap();
-                (counting.traffic(), peers.sent_to.into_inner())
-            });
-            for (r, (t, peers)) in got.iter().enumerate() {
-                // Lemma 2's lower bound 2(N−1)/N·n, met with equality.
-                assert_eq!(t.bytes_sent as usize, 2 * (p - 1) * n / p, "p={p} n={n} rank {r}");
-                assert_eq!(t.bytes_received, t.bytes_sent);
-                assert_eq!(t.steps as usize, 2 * (p - 1));
-                let at = order.iter().position(|&x| x == r).unwrap();
-                let successor = order[(at + 1) % p];
-                let want: std::collections::BTreeSet<usize> = (p > 1).then_some(successor).into_iter().collect();
-                assert_eq!(peers, &want, "p={p} rank {r} sends only to its ring successor");
+    // With and without each step's receive posted a step ahead.
+    for ahead in [false, true] {
+        for p in 1..=40 {
+            let order = scrambled(p);
+            for m in [1, 5] {
+                let n = p * m;
+                let body = |t: &InProcess| {
+                    let counting = Counting::new(t);
+                    let peers = Peers { inner: &counting, sent_to: Default::default() };
+                    let mut buf: Vec<u8> = (0..n).map(|i| (i * 7 + t.rank()) as u8).collect();
+                    ring::allreduce(&peers, &op, &mut buf, &order).unwrap();
+                    (counting.traffic(), peers.sent_to.into_inner())
+                };
+                let got = if ahead { InProcess::run_receiving_ahead(p, body) } else { InProcess::run(p, body) };
+                for (r, (t, peers)) in got.iter().enumerate() {
+                    // Lemma 2's lower bound 2(N−1)/N·n, met with equality.
+                    assert_eq!(t.bytes_sent as usize, 2 * (p - 1) * n / p, "p={p} n={n} rank {r}");
+                    assert_eq!(t.bytes_received, t.bytes_sent);
+                    // N−1 steps a phase; receives posted ahead add each phase's
+                    // inbox, which the counting transport counts as one step.
+                    let inboxes = if ahead && p > 1 { 2 } else { 0 };
+                    assert_eq!(t.steps as usize, 2 * (p - 1) + inboxes, "ahead={ahead} p={p}");
+                    let at = order.iter().position(|&x| x == r).unwrap();
+                    let successor = order[(at + 1) % p];
+                    let want: std::collections::BTreeSet<usize> = (p > 1).then_some(successor).into_iter().collect();
+                    assert_eq!(peers, &want, "p={p} rank {r} sends only to its ring successor");
+                }
             }
         }
     }

@@ -374,7 +374,7 @@ impl Parts {
 fn run_lane<R>(t: &dyn Transport, g: &Groups, l: usize, body: impl FnOnce(&dyn Transport, &[usize]) -> R) -> R {
     let members = g.lane(l);
     let position = members.iter().position(|&r| r == t.rank()).expect("this rank serves lane l");
-    body(&Subset::new(t, &members, position), &members)
+    body(&Subset::new(t, &members, position).one_exchange_a_step(), &members)
 }
 
 /// Reduce-scatter (`job.blocks` per rank): rearrange the vector into parts

@@ -121,9 +121,15 @@ pub trait Transport {
     /// received when it is taken (blocking): a schedule that cannot deadlock
     /// so cannot deadlock either when receives really are posted ahead.
     fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
-        let mut inbox = ReceivedWhenTaken { transport: self, slots, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(if slots == 0 { 0 } else { slot_len })? };
-        body(&mut inbox)?;
-        inbox.take_rest()
+        inbox_received_when_taken(self, slots, slot_len, body)
+    }
+    /// Whether an [`inbox`](Transport::inbox) posts a `len`-byte message from
+    /// `from` ahead, as one message, so that it travels as soon as its sender
+    /// sends (the ring then posts each step's receive a step ahead, as Open
+    /// MPI's ring does). By default not: the default inbox receives when taken.
+    fn receives_ahead(&self, from: usize, len: usize) -> bool {
+        let _ = (from, len);
+        false
     }
     /// Told of every copy of vector data an algorithm (or dispatch) makes
     /// locally, so that [`Counting`](crate::transport::counting::Counting)
@@ -193,6 +199,13 @@ pub trait Inbox {
 }
 
 /// [`Transport::inbox`]'s default: each message received when taken.
+pub fn inbox_received_when_taken<T: Transport + ?Sized>(t: &T, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+    let mut inbox = ReceivedWhenTaken { transport: t, slots, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(if slots == 0 { 0 } else { slot_len })? };
+    body(&mut inbox)?;
+    inbox.take_rest()
+}
+
+/// [`inbox_received_when_taken`]'s inbox.
 struct ReceivedWhenTaken<'t, T: Transport + ?Sized> {
     transport: &'t T,
     slots: usize,

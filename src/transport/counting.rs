@@ -109,6 +109,9 @@ impl<T: Transport> Transport for Counting<'_, T> {
             body(&mut ForwardingInbox { inner, before })
         })
     }
+    fn receives_ahead(&self, from: usize, len: usize) -> bool {
+        self.inner.receives_ahead(from, len)
+    }
     fn note_copy(&self, bytes: usize) {
         self.copied.set(self.copied.get() + bytes as u64);
         self.inner.note_copy(bytes)

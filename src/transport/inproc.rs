@@ -2,9 +2,12 @@
 //! sender, so O(p) channels and p = 1000 is cheap). Sends are *synchronous*
 //! (they wait until the receiver has taken the message), so an algorithm that
 //! would deadlock with MPI's rendezvous protocol deadlocks here too; a receive
-//! that waits too long panics instead of hanging a test.
+//! that waits too long panics instead of hanging a test. With
+//! [`InProcess::run_receiving_ahead`] an inbox posts its receives ahead, as
+//! the PMPI transport's does on Open MPI and SMPI: a send to it completes once
+//! the matching receive is expected, before it is taken.
 
-use crate::algo::{Arrived, Handover, Outbox, Transport};
+use crate::algo::{Arrived, Handover, Inbox, Outbox, Transport};
 use crate::error::MpiResult;
 use crate::shm::Segment;
 use std::cell::RefCell;
@@ -34,11 +37,22 @@ pub struct InProcess {
     early_acks: RefCell<HashMap<usize, usize>>,
     /// Memory all the threads share (the shared-memory algorithm's).
     shared: std::sync::Arc<Segment>,
+    /// Whether inboxes post their receives ahead ([`Transport::receives_ahead`]).
+    ahead: bool,
 }
 
 impl InProcess {
     /// Run `body` on `p` ranks, each in its own thread; results in rank order.
     pub fn run<R: Send>(p: usize, body: impl Fn(&InProcess) -> R + Sync) -> Vec<R> {
+        Self::run_with(p, false, body)
+    }
+
+    /// [`run`](InProcess::run) with inboxes that post their receives ahead.
+    pub fn run_receiving_ahead<R: Send>(p: usize, body: impl Fn(&InProcess) -> R + Sync) -> Vec<R> {
+        Self::run_with(p, true, body)
+    }
+
+    fn run_with<R: Send>(p: usize, ahead: bool, body: impl Fn(&InProcess) -> R + Sync) -> Vec<R> {
         let (inboxes, inbox_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
         let (ack_inboxes, ack_ends): (Vec<_>, Vec<_>) = (0..p).map(|_| channel()).unzip();
         let shared = std::sync::Arc::new(Segment::in_heap(p, SHARED_SLOT, Some(PATIENCE)));
@@ -56,6 +70,7 @@ impl InProcess {
                 acks,
                 early_acks: RefCell::default(),
                 shared: shared.clone(),
+                ahead,
             })
             .collect();
         std::thread::scope(|s| {
@@ -91,7 +106,19 @@ impl InProcess {
         }
     }
 
+    /// Take the next message from `from` and acknowledge it.
     fn take(&self, from: usize, buf: &mut [u8]) {
+        self.take_unacknowledged(from, buf);
+        self.acknowledge(from);
+    }
+
+    /// Tell `from` that a message of its has been received (or its receive
+    /// posted): its send completes.
+    fn acknowledge(&self, from: usize) {
+        let _ = self.ack_inboxes[from].send(self.rank);
+    }
+
+    fn take_unacknowledged(&self, from: usize, buf: &mut [u8]) {
         let early = self.early.borrow_mut().get_mut(&from).and_then(|q| q.pop_front());
         let msg = match early {
             Some(m) => m,
@@ -105,7 +132,6 @@ impl InProcess {
         };
         assert_eq!(msg.len(), buf.len(), "rank {}: message from {} has the wrong length", self.rank, from);
         buf.copy_from_slice(&msg);
-        let _ = self.ack_inboxes[from].send(self.rank);
     }
 }
 
@@ -157,8 +183,48 @@ impl Transport for InProcess {
         }
         Ok(())
     }
+    fn receives_ahead(&self, _from: usize, _len: usize) -> bool {
+        self.ahead
+    }
+    /// With receives ahead, each expected message is acknowledged at once
+    /// (its sender's send completes, as over MPI once the receive is posted)
+    /// and taken when the algorithm takes it.
+    fn inbox(&self, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+        if !self.ahead {
+            return crate::algo::inbox_received_when_taken(self, slots, slot_len, body);
+        }
+        let mut inbox = InProcessInbox { transport: self, slots, expected: VecDeque::new(), slot: vec![0; slot_len] };
+        body(&mut inbox)?;
+        inbox.take_rest()
+    }
     fn shared_memory(&self) -> Option<&Segment> {
         Some(&self.shared)
+    }
+}
+
+/// [`InProcess::inbox`] with receives ahead: (sender, length) of each
+/// expected message, oldest first, and the slot a taken one is lent in.
+struct InProcessInbox<'t> {
+    transport: &'t InProcess,
+    slots: usize,
+    expected: VecDeque<(usize, usize)>,
+    slot: Vec<u8>,
+}
+
+impl Inbox for InProcessInbox<'_> {
+    fn expect(&mut self, from: usize, len: usize) -> MpiResult {
+        assert!(self.expected.len() < self.slots && len <= self.slot.len(), "the inbox is full, or the message longer than its slots");
+        self.transport.acknowledge(from);
+        self.expected.push_back((from, len));
+        Ok(())
+    }
+    fn expected(&self) -> usize {
+        self.expected.len()
+    }
+    fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
+        let (from, len) = self.expected.pop_front().expect("a message expected");
+        self.transport.take_unacknowledged(from, &mut self.slot[..len]);
+        Ok(&mut self.slot[..len])
     }
 }
 

@@ -438,6 +438,11 @@ impl Transport for PmpiTransport<'_> {
         inbox.take_rest()
     }
 
+    /// Where [`Transport::inbox`] posts the message at once, in one piece.
+    fn receives_ahead(&self, from: usize, len: usize) -> bool {
+        RECEIVES_AHEAD && len <= self.piece_for(from) && !self.bounded(from, len)
+    }
+
     fn shared_memory(&self) -> Option<&Segment> {
         self.shared
     }
