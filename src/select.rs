@@ -2442,11 +2442,12 @@ mod tests {
         );
     }
 
-    /// Stops 63 and 64: long vectors on hosts of 16 with a short last host
-    /// (100 = 6 x 16 + 4, 250 = 15 x 16 + 10) on a fast network: to 4 MiB
-    /// the rules of the comment below, the two-level algorithm to 24 MiB,
-    /// the ring beyond; the two-level reduce at 2-4 MiB; halving & doubling
-    /// over hosts at 128-512 KiB.
+    /// Stops 63, 64 and 68: long vectors on hosts of 16 with a short last
+    /// host (100 = 6 x 16 + 4, 250 = 15 x 16 + 10) on a fast network: to 2
+    /// MiB the rules of the comment below, the ring beyond where the last
+    /// host holds at most half (the two-level algorithm to 24 MiB where it
+    /// holds more); the two-level reduce at 2-4 MiB; halving & doubling over
+    /// hosts at 128-512 KiB.
     #[test]
     fn long_vectors_on_hosts_of_16_with_a_short_last_host_on_a_fast_network() {
         let t = Table::default_table();
@@ -2457,19 +2458,22 @@ mod tests {
             (Allreduce, 2 << 20, 110, Hierarchical),
             (ReduceScatterBlock, 1 << 20, 250, Hierarchical),
             (Allreduce, 2 << 20, 100, RabenseifnerHosts),
-            (Allreduce, 4 << 20, 200, RabenseifnerHosts),
+            (Allreduce, 4 << 20, 200, Ring),
             (ReduceScatterBlock, 2 << 20, 120, RabenseifnerHosts),
             (ReduceScatterBlock, 1_048_000, 250, Hierarchical), // "1 MiB" on 250 blocks: from 1000 KiB
             (ReduceScatterBlock, 1_048_000, 100, RabenseifnerHosts),
-            (ReduceScatterBlock, 4 << 20, 200, RabenseifnerHosts),
+            (ReduceScatterBlock, 4 << 20, 200, Ring),
+            (ReduceScatterBlock, (2 << 20) + 100 * 8, 100, Ring),
+            (Allreduce, 4 << 20, 110, Hierarchical), // the last host over half
             // 128-512 KiB: halving & doubling over hosts to 256, the reduce to 1000.
             (Allreduce, 256 << 10, 164, RabenseifnerHosts),
             (ReduceScatterBlock, 130_800, 100, RabenseifnerHosts), // "128 KiB" on 100 blocks
             (ReduceScatterBlock, 512 << 10, 230, RabenseifnerHosts),
             (Reduce, 512 << 10, 1000, RabenseifnerHosts),
-            (Allreduce, 8 << 20, 100, Hierarchical),
-            (Allreduce, 8 << 20, 250, Hierarchical),
+            (Allreduce, 8 << 20, 100, Ring),
+            (Allreduce, 8 << 20, 250, Hierarchical), // the last host over half
             (ReduceScatterBlock, 8 << 20, 250, Hierarchical),
+            (ReduceScatterBlock, 16 << 20, 200, Ring),
             (Allreduce, 32 << 20, 250, Ring),
             (ReduceScatterBlock, (32 << 20) - 32, 100, Ring),
             (Reduce, 2 << 20, 250, Hierarchical),
@@ -2507,8 +2511,9 @@ mod tests {
     }
 
     /// Hosts of 8-24 with a short last host, 128 KiB-4 MiB: halving &
-    /// doubling over hosts, the ring for long steps at fewer than 100
-    /// processes, the model where the last host holds more than half.
+    /// doubling over hosts (to 2 MiB from 100 processes), the ring for long
+    /// steps at fewer than 100 processes, the model where the last host
+    /// holds more than half.
     #[test]
     fn hosts_of_8_to_24_with_a_short_last_host_leave_the_two_level_algorithm_on_a_fast_network() {
         let t = Table::default_table();
@@ -2522,8 +2527,8 @@ mod tests {
             (Allreduce, 2 << 20, 33, 16, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
             (ReduceScatterBlock, 128 << 10, 40, 12, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 64, 12, Ring, "shortlast,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 4 << 20, 130, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
-            (ReduceScatterBlock, 4 << 20, 220, 24, RabenseifnerHosts, "lastquarter,hostblocks>=17,hostblocks<=24"),
+            (Allreduce, 2 << 20, 130, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
+            (ReduceScatterBlock, 2 << 20, 220, 24, RabenseifnerHosts, "lastquarter,hostblocks>=17,hostblocks<=24"),
             (Allreduce, 2 << 20, 300, 8, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=12"),
             // Hosts of 4 with one rank on the last, of 32 with 6.
             (Allreduce, 1 << 20, 33, 4, RabenseifnerHosts, "lastquarter,hostblocks>=4,hostblocks<=7"),
@@ -2566,10 +2571,9 @@ mod tests {
         not_by_rule(&t, &others, "17-99 lastquarter");
     }
 
-    /// Long vectors with at most half a host on the last: the ring beyond 4
-    /// MiB (the allreduce of 4-8 MiB only on up to 12 hosts from 100
-    /// processes), and at 4 MiB on hosts of 12 (up to 11 hosts) and of 24
-    /// (up to 7).
+    /// Long vectors with at most half a host on the last: the ring beyond 2
+    /// MiB (stop 68: at 100-300 on any number of hosts, since its receives
+    /// are posted a step ahead).
     #[test]
     fn long_vectors_with_a_short_last_host_take_the_ring_on_a_fast_network() {
         let t = Table::default_table();
@@ -2578,21 +2582,22 @@ mod tests {
             (ReduceScatterBlock, 32 << 20, 17, 8, Ring, "1048577-32M 17-31 lastquarter"),
             (Allreduce, 8 << 20, 50, 24, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 16 << 20, 70, 16, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 4 << 20, 100, 12, Ring, "shortlast,hostblocks>=9,hostblocks<=12,hosts<=11"),
-            (ReduceScatterBlock, 4 << 20, 160, 12, RabenseifnerHosts, "2097153-4M 100-300 shortlast,hostblocks>=9,hostblocks<=12,nhalf>=8K"),
-            (Allreduce, 8 << 20, 124, 12, Ring, "4194305-8M 100-300 shortlast,hostblocks>=8,hostblocks<=12,hosts<=12"),
-            (ReduceScatterBlock, 16 << 20, 164, 8, Ring, "4194305-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
-            (ReduceScatterBlock, 8 << 20, 164, 8, Ring, "4194305-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
-            (Allreduce, 4 << 20, 124, 24, Ring, "lastquarter,hostblocks>=17,hostblocks<=24,hosts<=7"),
-            (Allreduce, 8 << 20, 220, 24, Ring, "4194305-8M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,hosts<=12"),
-            (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "4194305-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
-            (Allreduce, 32 << 20, 270, 24, Ring, "8388609-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24"),
+            (Allreduce, 4 << 20, 100, 12, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
+            (ReduceScatterBlock, 4 << 20, 160, 12, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
+            (Allreduce, 8 << 20, 164, 8, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
+            (ReduceScatterBlock, 16 << 20, 164, 8, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
+            (Allreduce, (2 << 20) + 8, 130, 8, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
+            (Allreduce, 4 << 20, 220, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
+            (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
+            (Allreduce, 32 << 20, 270, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
             // On 2 hosts the allreduce beyond 8 MiB stays two-level.
             (Allreduce, 16 << 20, 20, 16, Hierarchical, "8388609-32M 17-99 shortlast,hostblocks>=8,hostblocks<=24,hosts<=2"),
         ]);
-        // Not: the allreduce of 4-8 MiB on 13 hosts or more at 100-300,
-        // hosts of 16 at 100-256 (their own rules), beyond 32 MiB.
-        let others = [at(30 << 10, Allreduce, 8 << 20, 164, 8), at(30 << 10, Allreduce, 16 << 20, 150, 16), at(30 << 10, Allreduce, 64 << 20, 124, 12)];
+        // The last host over half on hosts of 12 at 100-300: the model.
+        let c = choose(&at(30 << 10, Allreduce, 8 << 20, 140, 12), None, &t);
+        assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=12,nhalf>=8K model"), "{}", c.reason);
+        // Not: hosts of 16 at 100-256 (their own rules), beyond 32 MiB.
+        let others = [at(30 << 10, Allreduce, 16 << 20, 150, 16), at(30 << 10, Allreduce, 64 << 20, 124, 12)];
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
     }
 
