@@ -200,23 +200,33 @@ pub trait Inbox {
 
 /// [`Transport::inbox`]'s default: each message received when taken.
 pub fn inbox_received_when_taken<T: Transport + ?Sized>(t: &T, slots: usize, slot_len: usize, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
-    let mut inbox = ReceivedWhenTaken { transport: t, slots, expected: std::collections::VecDeque::with_capacity(slots), slot: scratch(if slots == 0 { 0 } else { slot_len })? };
+    inbox_in_one_slot(slots, slot_len, |_| {}, |from, slot| t.recv(from, slot), body)
+}
+
+/// An inbox whose taken message is received into one slot by `receive`
+/// (source, slot) when taken; `on_expect` is told of each source as its
+/// message is expected (an in-process transport's receive posted ahead).
+pub fn inbox_in_one_slot(slots: usize, slot_len: usize, on_expect: impl FnMut(usize), receive: impl FnMut(usize, &mut [u8]) -> MpiResult, body: &mut dyn FnMut(&mut dyn Inbox) -> MpiResult) -> MpiResult {
+    let slot = scratch(if slots == 0 { 0 } else { slot_len })?;
+    let mut inbox = OneSlot { slots, expected: std::collections::VecDeque::with_capacity(slots), slot, on_expect, receive };
     body(&mut inbox)?;
     inbox.take_rest()
 }
 
-/// [`inbox_received_when_taken`]'s inbox.
-struct ReceivedWhenTaken<'t, T: Transport + ?Sized> {
-    transport: &'t T,
+/// [`inbox_in_one_slot`]'s inbox.
+struct OneSlot<E: FnMut(usize), R: FnMut(usize, &mut [u8]) -> MpiResult> {
     slots: usize,
     /// (source, length) of each expected message, oldest first.
     expected: std::collections::VecDeque<(usize, usize)>,
     slot: Scratch,
+    on_expect: E,
+    receive: R,
 }
 
-impl<T: Transport + ?Sized> Inbox for ReceivedWhenTaken<'_, T> {
+impl<E: FnMut(usize), R: FnMut(usize, &mut [u8]) -> MpiResult> Inbox for OneSlot<E, R> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
         assert!(self.expected.len() < self.slots && len <= self.slot.len(), "the inbox is full, or the message longer than its slots");
+        (self.on_expect)(from);
         self.expected.push_back((from, len));
         Ok(())
     }
@@ -225,7 +235,7 @@ impl<T: Transport + ?Sized> Inbox for ReceivedWhenTaken<'_, T> {
     }
     fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
         let (from, len) = self.expected.pop_front().expect("a message expected");
-        self.transport.recv(from, &mut self.slot[..len])?;
+        (self.receive)(from, &mut self.slot[..len])?;
         Ok(&mut self.slot[..len])
     }
 }

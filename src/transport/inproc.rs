@@ -193,38 +193,14 @@ impl Transport for InProcess {
         if !self.ahead {
             return crate::algo::inbox_received_when_taken(self, slots, slot_len, body);
         }
-        let mut inbox = InProcessInbox { transport: self, slots, expected: VecDeque::new(), slot: vec![0; slot_len] };
-        body(&mut inbox)?;
-        inbox.take_rest()
+        let receive = |from, slot: &mut [u8]| {
+            self.take_unacknowledged(from, slot);
+            Ok(())
+        };
+        crate::algo::inbox_in_one_slot(slots, slot_len, |from| self.acknowledge(from), receive, body)
     }
     fn shared_memory(&self) -> Option<&Segment> {
         Some(&self.shared)
-    }
-}
-
-/// [`InProcess::inbox`] with receives ahead: (sender, length) of each
-/// expected message, oldest first, and the slot a taken one is lent in.
-struct InProcessInbox<'t> {
-    transport: &'t InProcess,
-    slots: usize,
-    expected: VecDeque<(usize, usize)>,
-    slot: Vec<u8>,
-}
-
-impl Inbox for InProcessInbox<'_> {
-    fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        assert!(self.expected.len() < self.slots && len <= self.slot.len(), "the inbox is full, or the message longer than its slots");
-        self.transport.acknowledge(from);
-        self.expected.push_back((from, len));
-        Ok(())
-    }
-    fn expected(&self) -> usize {
-        self.expected.len()
-    }
-    fn take_oldest(&mut self) -> MpiResult<&mut [u8]> {
-        let (from, len) = self.expected.pop_front().expect("a message expected");
-        self.transport.take_unacknowledged(from, &mut self.slot[..len]);
-        Ok(&mut self.slot[..len])
     }
 }
 
