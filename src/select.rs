@@ -2590,9 +2590,16 @@ mod tests {
             (Allreduce, 4 << 20, 220, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
             (ReduceScatterBlock, 8 << 20, 220, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
             (Allreduce, 32 << 20, 270, 24, Ring, "2097153-32M 100-300 lastquarter,hostblocks>=17,hostblocks<=24,nhalf>=8K"),
-            // On 2 hosts the allreduce beyond 8 MiB stays two-level.
+            // On 2 hosts the allreduce beyond 8 MiB stays two-level; the
+            // ring from 512 KiB on 2 hosts of 16-24 (stop 68).
             (Allreduce, 16 << 20, 20, 16, Hierarchical, "8388609-32M 17-99 shortlast,hostblocks>=8,hostblocks<=24,hosts<=2"),
+            (Allreduce, 512 << 10, 17, 16, Ring, "512K-1M 17-31 lastquarter,hostblocks>=16,hostblocks<=24,hosts<=2"),
+            (ReduceScatterBlock, 1_048_560, 30, 24, Ring, "500K-1M 17-31 lastquarter,hostblocks>=16,hostblocks<=24,hosts<=2"),
+            (Allreduce, 2 << 20, 36, 24, Ring, "512K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,hosts<=2"),
+            (ReduceScatterBlock, 524_232, 33, 24, Ring, "500K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,hosts<=2"),
         ]);
+        // Not the 2-host ring below 512 KiB, nor on 2 hosts of 12 or 32.
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,hosts<=2");
         // The last host over half on hosts of 12 at 100-300: the model.
         let c = choose(&at(30 << 10, Allreduce, 8 << 20, 140, 12), None, &t);
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=12,nhalf>=8K model"), "{}", c.reason);

@@ -7,7 +7,8 @@ as "after", each taking its algorithm's row (`fastred explain`, n½ 30 KiB):
 - `long-last-host`: docs/results/smpi/long-last-host/'s sweeps with their
   ring rows replaced by resweep-long-last-host/ (the same points, the ring
   with its receives ahead);
-- `blocks16`: after-blocks16-*.csv here (hosts of 16 at 100 and 200).
+- `blocks16`: after-blocks16-*.csv here (hosts of 16 at 100 and 200);
+- `twohosts`: twohosts-*.csv here (2 hosts of 16 and 24, 128 KiB-2 MiB).
 
     python3 compare.py [all | bands]     (run from anywhere)
 """
@@ -26,6 +27,7 @@ for p in points.values():
     p["algos"].pop("ring", None)
 add_rows(points, os.path.join(here, "resweep-long-last-host", "*.csv"), r"^(\w+)-(fattree|torus|dragonfly)-(\d+)pn-g\d+\.csv$", where, lambda m: None, new_points=False)
 add_rows(points, os.path.join(here, "after-blocks16-*.csv"), r"^after-(blocks16)-(fattree|torus|dragonfly)\.csv$", lambda m: (m[2], 16), lambda m: None)
+add_rows(points, os.path.join(here, "twohosts-*.csv"), r"^(twohosts)-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
 role_from_table(points, "before", False, table=old.name)
 role_from_table(points, "after", False)
 os.unlink(old.name)
