@@ -2512,7 +2512,8 @@ mod tests {
 
     /// Hosts of 8-24 with a short last host, 128 KiB-4 MiB: halving &
     /// doubling over hosts (to 2 MiB from 100 processes), the ring for long
-    /// steps at fewer than 100 processes, the model where the last host
+    /// steps at fewer than 100 processes (stop 68: from 256 KiB at 17-31 on
+    /// 3 hosts or more, from 1 MiB at 32-99), the model where the last host
     /// holds more than half.
     #[test]
     fn hosts_of_8_to_24_with_a_short_last_host_leave_the_two_level_algorithm_on_a_fast_network() {
@@ -2522,9 +2523,13 @@ mod tests {
         assert_eq!((lastquarter(17, 8), lastquarter(50, 8), lastquarter(52, 8), lastquarter(150, 24), lastquarter(151, 24)), (true, true, false, true, false));
         assert!(!lastquarter(48, 8) && !lastquarter(8, 8), "no short last host");
         fast_network_takes_each(&t, at, &[
-            (Allreduce, 1 << 20, 17, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 128 << 10, 17, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 1 << 20, 17, 8, Ring, "256K-1M 17-31 lastquarter,hostblocks>=8,hostblocks<=24,hosts>=3"),
+            (ReduceScatterBlock, 261_936, 17, 8, Ring, "250K-1M 17-31 lastquarter,hostblocks>=8,hostblocks<=24,hosts>=3"),
             (ReduceScatterBlock, 2 << 20, 17, 8, Ring, "lastquarter,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 2 << 20, 33, 16, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 512 << 10, 33, 16, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 2 << 20, 33, 16, Ring, "1M-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (ReduceScatterBlock, 1_048_560, 40, 12, Ring, "1000K-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
             (ReduceScatterBlock, 128 << 10, 40, 12, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 64, 12, Ring, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 2 << 20, 130, 8, RabenseifnerHosts, "lastquarter,hostblocks>=8,hostblocks<=12"),
@@ -2580,8 +2585,8 @@ mod tests {
         let at = placed_in_blocks;
         fast_network_takes_each(&t, at, &[
             (ReduceScatterBlock, 32 << 20, 17, 8, Ring, "1048577-32M 17-31 lastquarter"),
-            (Allreduce, 8 << 20, 50, 24, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 16 << 20, 70, 16, Ring, "2097153-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 8 << 20, 50, 24, Ring, "1M-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 16 << 20, 70, 16, Ring, "1M-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 100, 12, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
             (ReduceScatterBlock, 4 << 20, 160, 12, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),
             (Allreduce, 8 << 20, 164, 8, Ring, "2097153-32M 100-300 shortlast,hostblocks>=8,hostblocks<=12,nhalf>=8K"),

@@ -4,9 +4,10 @@ a step ahead"): the default's time over the fastest algorithm's, with the
 table before them (c50ad9c's, `git show`) as "before" and the repository's
 as "after", each taking its algorithm's row (`fastred explain`, n½ 30 KiB):
 
-- `long-last-host`: docs/results/smpi/long-last-host/'s sweeps with their
-  ring rows replaced by resweep-long-last-host/ (the same points, the ring
-  with its receives ahead);
+- `long-last-host` and `lane-spread` (its hosts in blocks): the sweeps of
+  docs/results/smpi/long-last-host/ and lane-spread/ with their ring rows
+  replaced by resweep-long-last-host/ and resweep-lane-spread/ (the same
+  points, the ring with its receives ahead);
 - `blocks16`: after-blocks16-*.csv here (hosts of 16 at 100 and 200);
 - `twohosts`: twohosts-*.csv here (2 hosts of 16 and 24, 128 KiB-2 MiB).
 
@@ -22,10 +23,18 @@ old = tempfile.NamedTemporaryFile("w", suffix=".table", delete=False)
 old.write(subprocess.run(["git", "-C", here, "show", "c50ad9c:src/tuning/default.table"], capture_output=True, text=True, check=True).stdout)
 old.close()
 where = lambda m: (m[2], int(m[3]))
-points = add_rows({}, os.path.join(here, "..", "long-last-host", "*.csv"), r"^(\w+)-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
-for p in points.values():
-    p["algos"].pop("ring", None)
-add_rows(points, os.path.join(here, "resweep-long-last-host", "*.csv"), r"^(\w+)-(fattree|torus|dragonfly)-(\d+)pn-g\d+\.csv$", where, lambda m: None, new_points=False)
+points = {}
+for sweeps, kinds in (("long-last-host", r"\w+"), ("lane-spread", "before-after|more|third|half|other")):
+    these = add_rows({}, os.path.join(here, "..", sweeps, "*.csv"), rf"^({kinds})-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
+    for p in these.values():
+        p["algos"].pop("ring", None)
+    add_rows(these, os.path.join(here, "resweep-" + sweeps, "*.csv"), rf"^({kinds})-(fattree|torus|dragonfly)-(\d+)pn-g\d+\.csv$", where, lambda m: None, new_points=False)
+    for key, p in these.items():
+        if key in points:
+            for v, t in p["algos"].items():
+                points[key]["algos"][v] = min(t, points[key]["algos"].get(v, t))
+        else:
+            points[key] = p
 add_rows(points, os.path.join(here, "after-blocks16-*.csv"), r"^after-(blocks16)-(fattree|torus|dragonfly)\.csv$", lambda m: (m[2], 16), lambda m: None)
 add_rows(points, os.path.join(here, "twohosts-*.csv"), r"^(twohosts)-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
 role_from_table(points, "before", False, table=old.name)
