@@ -2527,8 +2527,8 @@ mod tests {
             (Allreduce, 1 << 20, 17, 8, Ring, "256K-1M 17-31 lastquarter,hostblocks>=8,hostblocks<=24,hosts>=3"),
             (ReduceScatterBlock, 261_936, 17, 8, Ring, "250K-1M 17-31 lastquarter,hostblocks>=8,hostblocks<=24,hosts>=3"),
             (ReduceScatterBlock, 2 << 20, 17, 8, Ring, "lastquarter,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 512 << 10, 33, 16, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
-            (Allreduce, 2 << 20, 33, 16, Ring, "1M-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 512 << 10, 40, 12, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
+            (Allreduce, 2 << 20, 40, 12, Ring, "1M-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
             (ReduceScatterBlock, 1_048_560, 40, 12, Ring, "1000K-32M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
             (ReduceScatterBlock, 128 << 10, 40, 12, RabenseifnerHosts, "shortlast,hostblocks>=8,hostblocks<=24"),
             (Allreduce, 4 << 20, 64, 12, Ring, "shortlast,hostblocks>=8,hostblocks<=24"),
@@ -2600,11 +2600,15 @@ mod tests {
             (Allreduce, 16 << 20, 20, 16, Hierarchical, "8388609-32M 17-99 shortlast,hostblocks>=8,hostblocks<=24,hosts<=2"),
             (Allreduce, 512 << 10, 17, 16, Ring, "512K-1M 17-31 lastquarter,hostblocks>=16,hostblocks<=24,hosts<=2"),
             (ReduceScatterBlock, 1_048_560, 30, 24, Ring, "500K-1M 17-31 lastquarter,hostblocks>=16,hostblocks<=24,hosts<=2"),
-            (Allreduce, 2 << 20, 36, 24, Ring, "512K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,hosts<=2"),
-            (ReduceScatterBlock, 524_232, 33, 24, Ring, "500K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,hosts<=2"),
+            (Allreduce, 2 << 20, 36, 24, Ring, "512K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,nhalf>=8K"),
+            (ReduceScatterBlock, 524_232, 33, 24, Ring, "500K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,nhalf>=8K"),
+            (Allreduce, 512 << 10, 50, 16, Ring, "512K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,nhalf>=8K"),
+            (ReduceScatterBlock, 524_000, 50, 24, Ring, "500K-2M 32-99 shortlast,hostblocks>=16,hostblocks<=24,nhalf>=8K"),
+            (Allreduce, 512 << 10, 50, 12, RabenseifnerHosts, "128K-2M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
         ]);
-        // Not the 2-host ring below 512 KiB, nor on 2 hosts of 12 or 32.
-        not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,hosts<=2");
+        // Not the ring of hosts of 16-24 below 512 KiB, nor on hosts of 32.
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,nhalf>=8K  ring");
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,nhalf>=8K ring");
         // The last host over half on hosts of 12 at 100-300: the model.
         let c = choose(&at(30 << 10, Allreduce, 8 << 20, 140, 12), None, &t);
         assert!(c.reason.to_string().contains("shortlast,overhalf,hostblocks>=8,hostblocks<=12,nhalf>=8K model"), "{}", c.reason);

@@ -9,7 +9,8 @@ as "after", each taking its algorithm's row (`fastred explain`, n½ 30 KiB):
   replaced by resweep-long-last-host/ and resweep-lane-spread/ (the same
   points, the ring with its receives ahead);
 - `blocks16`: after-blocks16-*.csv here (hosts of 16 at 100 and 200);
-- `twohosts`: twohosts-*.csv here (2 hosts of 16 and 24, 128 KiB-2 MiB).
+- `twohosts`: twohosts-*.csv here (2 hosts of 16 and 24, 128 KiB-2 MiB);
+- `k512`: k512-*.csv here (512 KiB at 33-64 processes on hosts of 8-24).
 
     python3 compare.py [all | bands]     (run from anywhere)
 """
@@ -36,7 +37,7 @@ for sweeps, kinds in (("long-last-host", r"\w+"), ("lane-spread", "before-after|
         else:
             points[key] = p
 add_rows(points, os.path.join(here, "after-blocks16-*.csv"), r"^after-(blocks16)-(fattree|torus|dragonfly)\.csv$", lambda m: (m[2], 16), lambda m: None)
-add_rows(points, os.path.join(here, "twohosts-*.csv"), r"^(twohosts)-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
+add_rows(points, os.path.join(here, "*-*pn.csv"), r"^(twohosts|k512)-(fattree|torus|dragonfly)-(\d+)pn\.csv$", where, lambda m: None)
 role_from_table(points, "before", False, table=old.name)
 role_from_table(points, "after", False)
 os.unlink(old.name)
