@@ -2607,7 +2607,6 @@ mod tests {
             (Allreduce, 512 << 10, 50, 12, RabenseifnerHosts, "128K-2M 32-99 shortlast,hostblocks>=8,hostblocks<=24"),
         ]);
         // Not the ring of hosts of 16-24 below 512 KiB, nor on hosts of 32.
-        not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,nhalf>=8K  ring");
         not_by_rule(&t, &[at(30 << 10, Allreduce, 256 << 10, 33, 24), at(30 << 10, Allreduce, 1 << 20, 40, 32)], "hostblocks>=16,hostblocks<=24,nhalf>=8K ring");
         // The last host over half on hosts of 12 at 100-300: the model.
         let c = choose(&at(30 << 10, Allreduce, 8 << 20, 140, 12), None, &t);

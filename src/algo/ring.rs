@@ -67,7 +67,7 @@ impl<'a> RingPosition<'a> {
 pub fn reduce_scatter(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
     let longest = super::longest(segments);
     if receives_ahead(t, ring, longest) {
-        return steps_receiving_ahead(t, ring, segments, 1, &mut |j, inbox| {
+        return steps_receiving_ahead(t, ring, segments, longest, 1, &mut |j, inbox| {
             let (out, own) = split_read_write(buf, segments[ring.behind(j)].clone(), segments[ring.behind(j + 1)].clone());
             send_taking(t, ring.successor(), out, inbox, |arrived| op.reduce(arrived, own, true))
         });
@@ -92,13 +92,14 @@ pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?
         super::copy(t, own, &input[segments[ring.position].clone()]);
         return Ok(());
     }
-    let between = if steps > 1 { super::longest(segments) } else { 0 };
+    let longest = super::longest(segments);
+    let between = if steps > 1 { longest } else { 0 };
     let (mut previous, mut current) = (super::scratch(between)?, super::scratch(between)?);
-    if receives_ahead(t, ring, super::longest(segments)) {
+    if receives_ahead(t, ring, longest) {
         // The message lands in the inbox's slot: the input's segment is
         // copied where the partial result goes and the message folded into
         // it, the message the left operand as above.
-        return steps_receiving_ahead(t, ring, segments, 1, &mut |j, inbox| {
+        return steps_receiving_ahead(t, ring, segments, longest, 1, &mut |j, inbox| {
             let (sending, arriving) = (ring.behind(j), ring.behind(j + 1));
             let out = if j == 1 { &input[segments[sending].clone()] } else { &previous[..segments[sending].len()] };
             let into = if j == steps { &mut *own } else { &mut current[..segments[arriving].len()] };
@@ -124,8 +125,9 @@ pub fn reduce_scatter_into(t: &(impl Transport + ?Sized), op: &(impl Reducer + ?
 /// (each receive posted a step ahead where the transport can:
 /// [`steps_receiving_ahead`]; the message is copied from the inbox's slot).
 pub fn allgather(t: &(impl Transport + ?Sized), buf: &mut [u8], segments: &[Range<usize>], ring: &RingPosition) -> MpiResult {
-    if receives_ahead(t, ring, super::longest(segments)) {
-        return steps_receiving_ahead(t, ring, segments, 0, &mut |j, inbox| {
+    let longest = super::longest(segments);
+    if receives_ahead(t, ring, longest) {
+        return steps_receiving_ahead(t, ring, segments, longest, 0, &mut |j, inbox| {
             let (out, into) = split_read_write(buf, segments[ring.behind(j - 1)].clone(), segments[ring.behind(j)].clone());
             send_taking(t, ring.successor(), out, inbox, |arrived| {
                 super::copy(t, into, arrived);
@@ -157,11 +159,11 @@ fn receives_ahead(t: &(impl Transport + ?Sized), ring: &RingPosition, longest: u
 /// with one `MPI_Sendrecv` a step.) Step j (1..N−1) receives segment
 /// `behind(j + lag)` and calls `step(j, inbox)`, which sends and takes that
 /// step's message ([`send_taking`]); `lag` is 1 for the reduce-scatter, 0
-/// for the allgather.
-fn steps_receiving_ahead(t: &(impl Transport + ?Sized), ring: &RingPosition, segments: &[Range<usize>], lag: usize, step: &mut dyn FnMut(usize, &mut dyn Inbox) -> MpiResult) -> MpiResult {
+/// for the allgather; `longest` is the longest segment, the inbox's slots.
+fn steps_receiving_ahead(t: &(impl Transport + ?Sized), ring: &RingPosition, segments: &[Range<usize>], longest: usize, lag: usize, step: &mut dyn FnMut(usize, &mut dyn Inbox) -> MpiResult) -> MpiResult {
     let (from, steps) = (ring.predecessor(), ring.len() - 1);
     let arriving = |j: usize| segments[ring.behind(j + lag)].len();
-    t.inbox(2, super::longest(segments), &mut |inbox| {
+    t.inbox(2, longest, &mut |inbox| {
         inbox.expect(from, arriving(1))?;
         for j in 1..=steps {
             if j < steps {

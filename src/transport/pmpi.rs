@@ -143,6 +143,12 @@ impl<'a> PmpiTransport<'a> {
         cfg!(fastred_mpi = "openmpi") && len > SINGLE_COPY_ABOVE && (self.hosts.is_none() || self.same_host(from))
     }
 
+    /// Whether an inbox of `slot_len`-byte slots posts the receives of
+    /// messages from `from` ahead (else each is received when taken).
+    fn posts_ahead(&self, from: usize, slot_len: usize) -> bool {
+        RECEIVES_AHEAD && !self.bounded(from, slot_len)
+    }
+
     /// Send `data` to `to` and receive `buf` from `from`, each direction a
     /// stream of pieces with at most [`WINDOW`] of them posted at a time.
     /// Each direction is its own stream, so both ends agree on the number of
@@ -327,7 +333,7 @@ struct PmpiInbox<'t, 'b> {
 
 impl Inbox for PmpiInbox<'_, '_> {
     fn expect(&mut self, from: usize, len: usize) -> MpiResult {
-        if RECEIVES_AHEAD && !self.transport.bounded(from, self.ring.slot_len()) {
+        if self.transport.posts_ahead(from, self.ring.slot_len()) {
             let piece = self.transport.piece_for(from);
             return self.ring.irecv(self.transport.comm, from, TAG, len, pieces(len, piece).map(|r| r.len()));
         }
@@ -440,7 +446,7 @@ impl Transport for PmpiTransport<'_> {
 
     /// Where [`Transport::inbox`] posts the message at once, in one piece.
     fn receives_ahead(&self, from: usize, len: usize) -> bool {
-        RECEIVES_AHEAD && len <= self.piece_for(from) && !self.bounded(from, len)
+        len <= self.piece_for(from) && self.posts_ahead(from, len)
     }
 
     fn shared_memory(&self) -> Option<&Segment> {
