@@ -398,6 +398,12 @@ enum Condition {
     LastQuarter,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
+    /// `notlane`: not such a lane (a call on the program's own
+    /// communicator). For rules measured on whole communicators where the
+    /// lanes run differently: a lane's ring keeps one exchange a step
+    /// (`Subset::one_exchange_a_step`), the whole communicator's posts its
+    /// receives ahead.
+    NotLane,
     /// `unequalhosts`: several hosts, some with several ranks, holding
     /// different numbers of ranks (dealt round robin with p not a multiple
     /// of the hosts, a short last host). The two-level algorithm then runs
@@ -459,6 +465,7 @@ impl Condition {
             | Condition::ShortLastHost
             | Condition::LastQuarter
             | Condition::Lane
+            | Condition::NotLane
             | Condition::UnequalHosts
             | Condition::LoneRank
             | Condition::NhalfFrom(_)
@@ -479,7 +486,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 31] = [
+    const NAMES: [(&'static str, Condition); 32] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -498,6 +505,7 @@ impl Condition {
         ("shortlast", Condition::ShortLastHost),
         ("lastquarter", Condition::LastQuarter),
         ("lane", Condition::Lane),
+        ("notlane", Condition::NotLane),
         ("hostspow2", Condition::HostsPow2),
         ("blocksnonpow2", Condition::HostBlocksNonPow2),
         ("blockspow2", Condition::HostBlocksPow2),
@@ -556,6 +564,7 @@ impl Condition {
             Condition::ShortLastHost => s.hosts == Hosts::SharedInBlocksShortLast,
             Condition::LastQuarter => s.hosts == Hosts::SharedInBlocksShortLast && 4 * s.layout.fewest <= s.layout.most,
             Condition::Lane => s.hosts == Hosts::Lane,
+            Condition::NotLane => s.hosts != Hosts::Lane,
             Condition::UnequalHosts => s.hosts.shared() && s.layout.fewest < s.layout.most,
             Condition::LoneRank => s.hosts.shared() && s.layout.fewest == 1 && s.layout.most > 1,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
@@ -2224,7 +2233,6 @@ mod tests {
             (ReduceScatterBlock, 4194048, 48, Ring),
             (Allreduce, 16 << 20, 40, Ring),
             (Reduce, 4 << 20, 56, Pipeline),
-            (Allreduce, 8 << 20, 72, Ring), // 64-100 processes
             (ReduceScatter, 2096640, 72, BinaryBlocks),
         ] {
             fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, "oneperhost,nhalf>=8K");
@@ -2236,6 +2244,38 @@ mod tests {
         let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20), fast(30 << 10, Reduce, 128 << 10, 48),
                       fast(30 << 10, ReduceScatterBlock, 32 << 10, 48), fast(30 << 10, Reduce, 32 << 10, 64)];
         not_by_rule(&t, &others, "nhalf");
+    }
+
+    /// Stop 69: one rank per host at 33-255 processes takes the ring that
+    /// posts its receives ahead for long vectors (to 32 MiB); the lanes of
+    /// the two-level algorithm (whose ring keeps one exchange a step) keep
+    /// the rules they had.
+    #[test]
+    fn one_rank_per_host_takes_the_ring_for_long_vectors_but_not_in_lanes() {
+        let t = Table::default_table();
+        let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
+        let lane = |coll, bytes, p| Shape { hosts: Hosts::Lane, ..fast(30 << 10, coll, bytes, p) };
+        for (coll, bytes, p, rule) in [
+            (Allreduce, 32 << 20, 40, "16777217-32M 33-63 oneperhost,notlane"),
+            (ReduceScatterBlock, 33_554_400, 62, "16777217-32M 33-63 oneperhost,notlane"),
+            (Allreduce, 3 << 20, 72, "3M-32M 64-100 nonpow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 4_193_856, 72, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
+            (ReduceScatter, 32 << 20, 100, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
+            (Allreduce, 16 << 20, 64, "12M-32M 64-128 pow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 32 << 20, 128, "12M-32M 64-128 pow2,oneperhost,notlane"),
+            (Allreduce, 32 << 20, 200, "24M-32M 101-255 nonpow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 16 << 20, 160, "12M-32M 101-255 nonpow2,oneperhost,notlane"),
+        ] {
+            fast_network_takes(&t, |n| fast(n, coll, bytes, p), Ring, rule);
+            not_by_rule(&t, &[lane(coll, bytes, p)], "notlane");
+        }
+        // Where the fat tree's choices stay: 2 MiB at 72, 8 MiB at 64, 16 MiB at 160 and 256, beyond 32 MiB.
+        let others = [fast(30 << 10, Allreduce, 2 << 20, 72), fast(30 << 10, Allreduce, 8 << 20, 64), fast(30 << 10, Allreduce, 16 << 20, 160),
+                      fast(30 << 10, Allreduce, 16 << 20, 256), fast(30 << 10, ReduceScatterBlock, 32 << 20, 256), fast(30 << 10, Allreduce, 64 << 20, 72)];
+        not_by_rule(&t, &others, "notlane");
+        // The lanes' own rule for 6-16 MiB at 64-100 still holds there.
+        let c = choose(&lane(Allreduce, 8 << 20, 72), None, &t);
+        assert!(c.algorithm == Ring && c.reason.to_string().contains("6M-16M 64-100 nonpow2,oneperhost,nhalf>=8K"), "{}", c.reason);
     }
 
     #[test]
