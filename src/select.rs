@@ -2688,16 +2688,19 @@ mod tests {
     }
 
     /// Ranks dealt round robin over 16 hosts or more at 64-300 processes,
-    /// beyond 2 MiB: the two-level algorithm to 4 MiB, the ring to 16 MiB.
+    /// beyond 2 MiB: the ring to 16 MiB (since stop 69; the two-level
+    /// algorithm had run to 4 MiB), the two-level algorithm at 2 MiB.
     #[test]
     fn round_robin_beyond_2_mib_on_a_fast_network() {
         let t = Table::default_table();
-        let rule = "64-300 scattered,hosts>=16,nhalf>=8K";
+        let rule = "2097153-16M 64-300 scattered,hosts>=16,nhalf>=8K";
         fast_network_takes_each(&t, round_robin, &[
-            (Allreduce, 4 << 20, 230, 29, Hierarchical, rule),
-            (ReduceScatterBlock, 4 << 20, 100, 50, Hierarchical, rule),
+            (Allreduce, (2 << 20) + 8, 230, 29, Ring, rule),
+            (Allreduce, 4 << 20, 230, 29, Ring, rule),
+            (ReduceScatterBlock, 4 << 20, 100, 50, Ring, rule),
             (Allreduce, 16 << 20, 70, 18, Ring, rule),
             (ReduceScatterBlock, 16 << 20, 164, 21, Ring, rule),
+            (Allreduce, 2 << 20, 130, 33, Hierarchical, "64K-2M 64-512 scattered,hosts>=16,nhalf>=8K"),
         ]);
         not_by_rule(&t, &[round_robin(30 << 10, Allreduce, 4 << 20, 100, 13), round_robin(30 << 10, Allreduce, 32 << 20, 100, 50)], "64-300 scattered");
     }
