@@ -2243,19 +2243,20 @@ mod tests {
             // A lane of the two-level algorithm across 17-63 hosts does not measure n½.
             not_by_rule(&t, &[Shape { hosts: Hosts::Lane, ..fast(0, coll, bytes, p) }], "nhalf");
         }
-        // The reduce of 64-128 KiB (binary blocks stays), the allreduce of 1 MiB, the reduce-scatter of
-        // 32 KiB, 64 processes: other rules.
-        let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20), fast(30 << 10, Reduce, 128 << 10, 48),
+        // The reduce of 64-128 KiB at 17-31 (binary blocks stays; at 33-256 the Fibonacci tree since stop 69),
+        // the allreduce of 1 MiB, the reduce-scatter of 32 KiB, 64 processes: other rules.
+        let others = [fast(30 << 10, Reduce, 128 << 10, 24), fast(30 << 10, Allreduce, 1 << 20, 20),
                       fast(30 << 10, ReduceScatterBlock, 32 << 10, 48), fast(30 << 10, Reduce, 32 << 10, 64)];
         not_by_rule(&t, &others, "nhalf");
     }
 
     /// Stop 69: one rank per host at 33-255 processes takes the ring that
-    /// posts its receives ahead for long vectors (to 32 MiB); the lanes of
-    /// the two-level algorithm (whose ring keeps one exchange a step) keep
-    /// the rules they had.
+    /// posts its receives ahead for long vectors (to 32 MiB), the Fibonacci
+    /// tree for reduces of 64-512 KiB and binary blocks for reduce-scatters
+    /// of 64 KiB-1.5 MiB; the lanes of the two-level algorithm (whose ring
+    /// keeps one exchange a step) keep the rules they had.
     #[test]
-    fn one_rank_per_host_takes_the_ring_for_long_vectors_but_not_in_lanes() {
+    fn one_rank_per_host_at_33_to_255_processes_takes_the_rules_of_stop_69_but_not_in_lanes() {
         let t = Table::default_table();
         let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
         let lane = |coll, bytes, p| Shape { hosts: Hosts::Lane, ..fast(30 << 10, coll, bytes, p) };
@@ -2271,6 +2272,17 @@ mod tests {
             (ReduceScatterBlock, 16 << 20, 160, "12M-32M 101-255 nonpow2,oneperhost,notlane"),
         ] {
             fast_network_takes(&t, |n| fast(n, coll, bytes, p), Ring, rule);
+            not_by_rule(&t, &[lane(coll, bytes, p)], "notlane");
+        }
+        // 64 KiB-1.5 MiB: the reduce's Fibonacci tree, the reduce-scatters' binary blocks (not the model's circulant).
+        for (coll, bytes, p, algorithm, rule) in [
+            (Reduce, 64 << 10, 40, FibonacciTree, "64K-512K 33-256 oneperhost,notlane"),
+            (Reduce, 512 << 10, 256, FibonacciTree, "64K-512K 33-256 oneperhost,notlane"),
+            (ReduceScatterBlock, 65088, 72, BinaryBlocks, "62K-1536K 64-99 nonpow2,oneperhost,notlane"),
+            (ReduceScatter, 1 << 20, 99, BinaryBlocks, "62K-1536K 64-99 nonpow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 64000, 200, BinaryBlocks, "62K-250K 100-255 nonpow2,oneperhost,notlane"),
+        ] {
+            fast_network_takes(&t, |n| fast(n, coll, bytes, p), algorithm, rule);
             not_by_rule(&t, &[lane(coll, bytes, p)], "notlane");
         }
         // Where the fat tree's choices stay: 2 MiB at 72, 8 MiB at 64, 16 MiB at 160 and 256, beyond 32 MiB.
