@@ -398,6 +398,8 @@ enum Condition {
     LastQuarter,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
+    /// `fullhosts`: hosts in blocks, none short (p a multiple of K).
+    FullHosts,
     /// `notlane`: not such a lane (a call on the program's own
     /// communicator). For rules measured on whole communicators where the
     /// lanes run differently: a lane's ring keeps one exchange a step
@@ -466,6 +468,7 @@ impl Condition {
             | Condition::LastQuarter
             | Condition::Lane
             | Condition::NotLane
+            | Condition::FullHosts
             | Condition::UnequalHosts
             | Condition::LoneRank
             | Condition::NhalfFrom(_)
@@ -486,7 +489,7 @@ impl Condition {
         }
     }
 
-    const NAMES: [(&'static str, Condition); 32] = [
+    const NAMES: [(&'static str, Condition); 33] = [
         ("pow2", Condition::Pow2),
         ("nonpow2", Condition::NonPow2),
         ("few", Condition::Few),
@@ -506,6 +509,7 @@ impl Condition {
         ("lastquarter", Condition::LastQuarter),
         ("lane", Condition::Lane),
         ("notlane", Condition::NotLane),
+        ("fullhosts", Condition::FullHosts),
         ("hostspow2", Condition::HostsPow2),
         ("blocksnonpow2", Condition::HostBlocksNonPow2),
         ("blockspow2", Condition::HostBlocksPow2),
@@ -565,6 +569,7 @@ impl Condition {
             Condition::LastQuarter => s.hosts == Hosts::SharedInBlocksShortLast && 4 * s.layout.fewest <= s.layout.most,
             Condition::Lane => s.hosts == Hosts::Lane,
             Condition::NotLane => s.hosts != Hosts::Lane,
+            Condition::FullHosts => matches!(s.hosts, Hosts::SharedInBlocks | Hosts::SharedInEqualBlocks),
             Condition::UnequalHosts => s.hosts.shared() && s.layout.fewest < s.layout.most,
             Condition::LoneRank => s.hosts.shared() && s.layout.fewest == 1 && s.layout.most > 1,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
@@ -1879,13 +1884,14 @@ mod tests {
             (ReduceScatterBlock, 2 << 10, 48, 6, Hierarchical, "hostspow2"), // 8 hosts
             (ReduceScatter, 2 << 10, 60, 4, RecursiveHalving, "33-63"),
             (ReduceScatterBlock, 8 << 10, 48, 2, Rabenseifner, "33-63"),
-            (ReduceScatterBlock, 2 << 20, 48, 2, Hierarchical, "32K-2M"),
+            (ReduceScatterBlock, 1 << 20, 48, 2, Hierarchical, "32K-2M"), // at 2 MiB the ring since stop 69
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
-        // Binary blocks' rule for the reduce of 512 KiB on hosts of 2; the reduce-scatters at 32 processes and beyond 2 MiB.
+        // Binary blocks' rule for the reduce of 512 KiB on hosts of 2; the reduce-scatters at 32 processes and beyond 2 MiB
+        // (on hosts of 8; on hosts of 2-4 the ring of stop 69).
         let others = [at(30 << 10, Reduce, 512 << 10, 48, 2), at(30 << 10, ReduceScatterBlock, 2 << 10, 32, 4),
-                      at(30 << 10, ReduceScatterBlock, 4 << 20, 48, 4)];
+                      at(30 << 10, ReduceScatterBlock, 4 << 20, 48, 8)];
         not_by_rule(&t, &others, "nhalf");
     }
 
@@ -1898,7 +1904,7 @@ mod tests {
             (Reduce, 2 << 10, 128, 2, Hierarchical),
             (Reduce, 32 << 10, 96, 4, FibonacciTree),
             (ReduceScatterBlock, 128 << 10, 200, 2, Rabenseifner),
-            (ReduceScatter, 2 << 20, 64, 4, BinaryBlocks),
+            (ReduceScatter, 2 << 20, 200, 4, BinaryBlocks), // at 33-127 the ring since stop 69
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, "hostblocks<=4,nhalf>=8K");
         }
@@ -2670,6 +2676,29 @@ mod tests {
         // Not: hosts of 16 at 100-256 (their own rules), beyond 32 MiB.
         let others = [at(30 << 10, Allreduce, 16 << 20, 150, 16), at(30 << 10, Allreduce, 64 << 20, 124, 12)];
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
+    }
+
+    /// Stop 69: full hosts of 2-16 ranks at 33-256 processes, 2-16 MiB: the
+    /// ring that posts ahead (hosts of 2-4 at 33-127, and 129-255 at 4-8
+    /// MiB), the two-level algorithm on powers of two (hosts of 4-16).
+    #[test]
+    fn full_hosts_take_the_ring_or_the_two_level_algorithm_for_long_vectors_on_a_fast_network() {
+        let t = Table::default_table();
+        let at = placed_in_blocks;
+        fast_network_takes_each(&t, at, &[
+            (Allreduce, 2 << 20, 34, 2, Ring, "2M 33-127 fullhosts,hostblocks<=4"),
+            (ReduceScatterBlock, 2_097_120, 64, 4, Ring, "2000K-2M 33-127 fullhosts,hostblocks<=4"),
+            (Allreduce, 16 << 20, 100, 4, Ring, "2M-16M 33-127 nonpow2,fullhosts,hostblocks<=4"),
+            (ReduceScatter, 8 << 20, 36, 4, Ring, "2000K-16M 33-127 nonpow2,fullhosts,hostblocks<=4"),
+            (Allreduce, 8 << 20, 200, 8, Ring, "3M-12M 129-255 nonpow2,fullhosts,hostblocks<=8"),
+            (ReduceScatterBlock, 16 << 20, 200, 2, Ring, "3M-16M 129-255 nonpow2,fullhosts,hostblocks<=8"),
+            (Allreduce, 4 << 20, 64, 4, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=16"),
+            (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=16"),
+        ]);
+        // A short last host, hosts of 8 below 129 processes, 2 MiB at 200, 32 MiB: not these rules.
+        let others = [at(30 << 10, Allreduce, 4 << 20, 35, 2), at(30 << 10, Allreduce, 4 << 20, 96, 8),
+                      at(30 << 10, Allreduce, 2 << 20, 200, 4), at(30 << 10, Allreduce, 32 << 20, 100, 4)];
+        not_by_rule(&t, &others, "fullhosts");
     }
 
     /// The reduce of 2-8 MiB at 97-240 processes on hosts of 8-24: the
