@@ -1,11 +1,17 @@
 #!/bin/bash
-# Ranks dealt round robin at 70-230 processes, 2-8 MiB, with the ring that posts ahead (stop 69).
-S=../../../../ci/smpi/sweep.sh
+# Ranks dealt round robin at 70-230 processes, the ring posting ahead (stop 69).
+#   ./run.sh l PLATFORM...       2-8 MiB, every candidate and the default  -> l-PLATFORM-Kpn-cyclic.csv
+#   ./run.sh s PLATFORM...       the same at 512 KiB-1 MiB                 -> s-PLATFORM-Kpn-cyclic.csv
+#   ./run.sh after PLATFORM...   2-8 MiB, the default alone                -> after-PLATFORM-Kpn-cyclic.csv
+kind=$1; shift
+algos=default,ring,hierarchical,circulant
+sizes=2M:8M
+[ "$kind" = s ] && sizes=512K:1M
+[ "$kind" = after ] && algos=default
 for plat in "$@"; do
   for kn in "2:100 230" "4:70 130" "8:150 164 230"; do
     k=${kn%%:*}; np=${kn#*:}
-    $S --out l-$plat-${k}pn-cyclic.csv --platform $plat --per-node $k --ranks cyclic --np "$np" \
-       --colls allreduce,reduce_scatter_block --sizes 2M:8M --factor 2 \
-       --algos default,ring,hierarchical,circulant --builtins none --shared-buffers --limit 1200
+    ../../../../ci/smpi/sweep.sh --out $kind-$plat-${k}pn-cyclic.csv --platform $plat --per-node $k --ranks cyclic --np "$np" \
+       --colls allreduce,reduce_scatter_block --sizes $sizes --factor 2 --algos $algos --builtins none --shared-buffers --limit 1200
   done
 done
