@@ -2680,7 +2680,7 @@ mod tests {
 
     /// Stop 69: full hosts of 2-16 ranks at 33-256 processes, 2-16 MiB: the
     /// ring that posts ahead (hosts of 2-4 at 33-127, and 129-255 at 4-8
-    /// MiB), the two-level algorithm on powers of two (hosts of 4-16).
+    /// MiB), the two-level algorithm on powers of two (hosts of 4-32).
     #[test]
     fn full_hosts_take_the_ring_or_the_two_level_algorithm_for_long_vectors_on_a_fast_network() {
         let t = Table::default_table();
@@ -2692,8 +2692,9 @@ mod tests {
             (ReduceScatter, 8 << 20, 36, 4, Ring, "2000K-16M 33-127 nonpow2,fullhosts,hostblocks<=4"),
             (Allreduce, 8 << 20, 200, 8, Ring, "3M-12M 129-255 nonpow2,fullhosts,hostblocks<=8"),
             (ReduceScatterBlock, 16 << 20, 200, 2, Ring, "3M-16M 129-255 nonpow2,fullhosts,hostblocks<=8"),
-            (Allreduce, 4 << 20, 64, 4, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=16"),
-            (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=16"),
+            (Allreduce, 4 << 20, 64, 4, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
+            (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
+            (Allreduce, 8 << 20, 256, 32, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
         ]);
         // A short last host, hosts of 8 below 129 processes, 2 MiB at 200, 32 MiB: not these rules.
         let others = [at(30 << 10, Allreduce, 4 << 20, 35, 2), at(30 << 10, Allreduce, 4 << 20, 96, 8),

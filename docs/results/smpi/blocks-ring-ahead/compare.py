@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Full hosts of 2-16 ranks in blocks at 34-256 processes, 2-16 MiB, with the
+"""Full hosts of 2-32 ranks in blocks at 34-256 processes, 2-16 MiB, with the
 ring that posts its receives ahead (stop 69, docs/smpi.md "Full hosts of
 2-16 ranks, 2-16 MiB, with the ring posting ahead"): l-* every candidate and
 the default of the table before this stop's rules there; after-* the

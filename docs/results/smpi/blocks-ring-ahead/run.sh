@@ -1,11 +1,19 @@
 #!/bin/bash
-# Full hosts of 2-16 ranks in blocks at 34-256 processes, 2-16 MiB, with the ring that posts ahead (stop 69).
-S=../../../../ci/smpi/sweep.sh
+# Full hosts of 2-32 ranks in blocks at 34-256 processes, 2-16 MiB, the ring posting ahead (stop 69).
+#   ./run.sh l PLATFORM...             hosts of 2-16, every candidate and the default  -> l-PLATFORM-Kpn.csv
+#   ./run.sh large PLATFORM...         hosts of 12, 24, 32, the same                  -> l-PLATFORM-Kpn.csv
+#   ./run.sh after PLATFORM...         hosts of 2-16, the default alone               -> after-PLATFORM-Kpn.csv
+#   ./run.sh after-large PLATFORM...   hosts of 12, 24, 32, the default alone         -> after-PLATFORM-Kpn.csv
+kind=$1; shift
+shapes=("2:34 64 100 200" "4:36 64 100 200" "8:64 128 200" "16:64 128 256")
+[[ $kind == *large ]] && shapes=("12:48 96 192" "24:48 96 192" "32:64 128 256")
+algos=default,ring,hierarchical,rabenseifner,rabenseifner:hosts,binary_blocks
+out=l
+[[ $kind == after* ]] && algos=default && out=after
 for plat in "$@"; do
-  for kn in "2:34 64 100 200" "4:36 64 100 200" "8:64 128 200" "16:64 128 256"; do
+  for kn in "${shapes[@]}"; do
     k=${kn%%:*}; np=${kn#*:}
-    $S --out l-$plat-${k}pn.csv --platform $plat --per-node $k --np "$np" \
-       --colls allreduce,reduce_scatter_block --sizes 2M:16M --factor 2 \
-       --algos default,ring,hierarchical,rabenseifner,rabenseifner:hosts,binary_blocks --builtins none --shared-buffers --limit 1200
+    ../../../../ci/smpi/sweep.sh --out $out-$plat-${k}pn.csv --platform $plat --per-node $k --np "$np" \
+       --colls allreduce,reduce_scatter_block --sizes 2M:16M --factor 2 --algos $algos --builtins none --shared-buffers --limit 1200
   done
 done
