@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Full hosts of 2-32 ranks in blocks at 34-256 processes, 2-16 MiB, with the
 ring that posts its receives ahead (stop 69, docs/smpi.md "Full hosts of
-2-16 ranks, 2-16 MiB, with the ring posting ahead"): l-* every candidate and
+2-32 ranks, 2-16 MiB, with the ring posting ahead"): l-* every candidate and
 the default of the table before this stop's rules there; after-* the
 default with them (where swept, else the row of the algorithm the current
 table picks). Each point's default over the fastest fastred algorithm.
