@@ -2678,9 +2678,10 @@ mod tests {
         not_by_rules(&t, &others, &["hostblocks>=8,hostblocks<=12", "hostblocks>=9,hostblocks<=12", "hostblocks>=17,hostblocks<=24", "hostblocks>=8,hostblocks<=24"]);
     }
 
-    /// Stop 69: full hosts of 2-16 ranks at 33-256 processes, 2-16 MiB: the
+    /// Stop 69: full hosts of 2-32 ranks at 33-256 processes, 2-16 MiB: the
     /// ring that posts ahead (hosts of 2-4 at 33-127, and 129-255 at 4-8
-    /// MiB), the two-level algorithm on powers of two (hosts of 4-32).
+    /// MiB), the two-level algorithm on powers of two (hosts of 4-32); hosts
+    /// of 2-4 with a short last host: the ring.
     #[test]
     fn full_hosts_take_the_ring_or_the_two_level_algorithm_for_long_vectors_on_a_fast_network() {
         let t = Table::default_table();
@@ -2696,7 +2697,14 @@ mod tests {
             (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
             (Allreduce, 8 << 20, 256, 32, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
         ]);
-        // A short last host, hosts of 8 below 129 processes, 2 MiB at 200, 32 MiB: not these rules.
+        // Hosts of 2-4 with a short last host: the ring too.
+        fast_network_takes_each(&t, at, &[
+            (Allreduce, 2 << 20, 35, 2, Ring, "2M-16M 33-127 shortlast,hostblocks<=4"),
+            (ReduceScatterBlock, 16 << 20, 102, 4, Ring, "2000K-16M 33-127 shortlast,hostblocks<=4"),
+            (Allreduce, 4 << 20, 202, 4, Ring, "3M-16M 129-255 shortlast,hostblocks<=4"),
+            (ReduceScatter, 16 << 20, 201, 2, Ring, "3M-16M 129-255 shortlast,hostblocks<=4"),
+        ]);
+        // A short last host (for the full-hosts rules), hosts of 8 below 129 processes, 2 MiB at 200, 32 MiB: not these rules.
         let others = [at(30 << 10, Allreduce, 4 << 20, 35, 2), at(30 << 10, Allreduce, 4 << 20, 96, 8),
                       at(30 << 10, Allreduce, 2 << 20, 200, 4), at(30 << 10, Allreduce, 32 << 20, 100, 4)];
         not_by_rule(&t, &others, "fullhosts");

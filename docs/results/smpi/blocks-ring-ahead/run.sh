@@ -4,12 +4,18 @@
 #   ./run.sh large PLATFORM...         hosts of 12, 24, 32, the same                  -> l-PLATFORM-Kpn.csv
 #   ./run.sh after PLATFORM...         hosts of 2-16, the default alone               -> after-PLATFORM-Kpn.csv
 #   ./run.sh after-large PLATFORM...   hosts of 12, 24, 32, the default alone         -> after-PLATFORM-Kpn.csv
+#   ./run.sh short PLATFORM...         hosts of 2-8 with a short last host, every candidate and the default
+#                                      -> short-PLATFORM-Kpn.csv
+#   ./run.sh after-short PLATFORM...   the same shapes, the default alone             -> aftershort-PLATFORM-Kpn.csv
 kind=$1; shift
 shapes=("2:34 64 100 200" "4:36 64 100 200" "8:64 128 200" "16:64 128 256")
 [[ $kind == *large ]] && shapes=("12:48 96 192" "24:48 96 192" "32:64 128 256")
+[[ $kind == *short ]] && shapes=("2:35 101 201" "4:37 102 202" "8:131 203")
 algos=default,ring,hierarchical,rabenseifner,rabenseifner:hosts,binary_blocks
 out=l
+[[ $kind == *short ]] && out=short
 [[ $kind == after* ]] && algos=default && out=after
+[[ $kind == after-short ]] && out=aftershort
 for plat in "$@"; do
   for kn in "${shapes[@]}"; do
     k=${kn%%:*}; np=${kn#*:}
