@@ -398,14 +398,14 @@ enum Condition {
     LastQuarter,
     /// A lane of the two-level algorithm ([`Hosts::Lane`]).
     Lane,
-    /// `fullhosts`: hosts in blocks, none short (p a multiple of K).
-    FullHosts,
     /// `notlane`: not such a lane (a call on the program's own
     /// communicator). For rules measured on whole communicators where the
     /// lanes run differently: a lane's ring keeps one exchange a step
     /// (`Subset::one_exchange_a_step`), the whole communicator's posts its
     /// receives ahead.
     NotLane,
+    /// `fullhosts`: hosts in blocks, none short (p a multiple of K).
+    FullHosts,
     /// `unequalhosts`: several hosts, some with several ranks, holding
     /// different numbers of ranks (dealt round robin with p not a multiple
     /// of the hosts, a short last host). The two-level algorithm then runs
@@ -1619,7 +1619,7 @@ mod tests {
             (Reduce, 32 << 10, 256, 1, BLOCKS, Circulant),
             (ReduceScatterBlock, 256 << 10, 16, 1, BLOCKS, Circulant),
             (ReduceScatter, 4 << 10, 12, 1, BLOCKS, Circulant),
-            // Stop 69: the circulant to 16 MiB (binary blocks had taken 4-16 MiB at 100-256).
+            // Stop 69: the circulant to 16 MiB from 17 processes (binary blocks had taken 4-16 MiB at 100-256).
             (Allreduce, 16 << 20, 100, 1, BLOCKS, Circulant),
             (ReduceScatterBlock, 8 << 20, 200, 1, BLOCKS, Circulant),
             (Allreduce, 1 << 10, 8, 2, BLOCKS, RecursiveDoubling),
@@ -1746,12 +1746,14 @@ mod tests {
             let others = [0, 1 << 10, (2 << 10) - 1, 8 << 10].map(|nhalf| gbe(nhalf, coll, bytes, p, k, dealt));
             not_by_rule(&t, &others, "nhalf<8K");
         }
-        // Beyond 256 processes, 128 on hosts of more than 16, 4 MiB at 65-256 on hosts of 4, 32 MiB (16 MiB on hosts of 2),
-        // a lane at 8 MiB, 3 processes, round robin on 2 hosts, a non-commutative op: not these rules.
+        // Beyond 256 processes, 128 on hosts of more than 16, 4 MiB at 65-256 on hosts of 4, 8 MiB at 16 processes (the
+        // cluster's ring), 32 MiB, 16 MiB on hosts of 2, a lane at 8 MiB, 3 processes, round robin on 2 hosts, a
+        // non-commutative op: not these rules.
         let beyond = [gbe(4267, Allreduce, 1 << 10, 257, 1, BLOCKS), gbe(4267, Allreduce, 1 << 10, 258, 2, BLOCKS),
                       gbe(4267, Allreduce, 1 << 10, 258, 2, DEALT),
                       gbe(4267, Allreduce, 64 << 10, 128, 32, BLOCKS), gbe(4267, Reduce, 4 << 20, 128, 4, BLOCKS),
-                      gbe(4267, Allreduce, 32 << 20, 16, 1, BLOCKS), gbe(4267, Allreduce, 16 << 20, 16, 2, BLOCKS),
+                      gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS), gbe(4267, Allreduce, 32 << 20, 40, 1, BLOCKS),
+                      gbe(4267, Allreduce, 16 << 20, 16, 2, BLOCKS),
                       Shape { hosts: Hosts::Lane, ..gbe(4267, Allreduce, 8 << 20, 16, 1, BLOCKS) },
                       gbe(4267, Reduce, 64, 3, 1, BLOCKS), gbe(4267, Allreduce, 4 << 10, 4, 2, DEALT),
                       Shape { commutative: false, ..gbe(4267, Reduce, 512, 8, 2, BLOCKS) }];
