@@ -1886,7 +1886,7 @@ mod tests {
             (ReduceScatterBlock, 2 << 10, 48, 6, Hierarchical, "hostspow2"), // 8 hosts
             (ReduceScatter, 2 << 10, 60, 4, RecursiveHalving, "33-63"),
             (ReduceScatterBlock, 8 << 10, 48, 2, Rabenseifner, "33-63"),
-            (ReduceScatterBlock, 1 << 20, 48, 2, Hierarchical, "32K-2M"), // at 2 MiB the ring since stop 69
+            (ReduceScatterBlock, 512 << 10, 48, 2, Hierarchical, "32K-2M"), // from 1 MiB the ring since stop 69
         ] {
             fast_network_takes(&t, |n| at(n, coll, bytes, p, k), algorithm, rule);
         }
@@ -2689,7 +2689,7 @@ mod tests {
         let t = Table::default_table();
         let at = placed_in_blocks;
         fast_network_takes_each(&t, at, &[
-            (Allreduce, 2 << 20, 34, 2, Ring, "2M 33-127 fullhosts,hostblocks<=4"),
+            (Allreduce, 2 << 20, 100, 2, Ring, "2M 33-127 fullhosts,hostblocks<=4"),
             (ReduceScatterBlock, 2_097_120, 64, 4, Ring, "2000K-2M 33-127 fullhosts,hostblocks<=4"),
             (Allreduce, 16 << 20, 100, 4, Ring, "2M-16M 33-127 nonpow2,fullhosts,hostblocks<=4"),
             (ReduceScatter, 8 << 20, 36, 4, Ring, "2000K-16M 33-127 nonpow2,fullhosts,hostblocks<=4"),
@@ -2699,6 +2699,12 @@ mod tests {
             (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
             (Allreduce, 8 << 20, 256, 32, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
         ]);
+        // From 1 MiB at 33-63 processes.
+        fast_network_takes_each(&t, at, &[
+            (Allreduce, 1 << 20, 50, 2, Ring, "1M-2M 33-63 fullhosts,hostblocks<=4"),
+            (ReduceScatterBlock, 1_048_320, 60, 4, Ring, "1000K-2M 33-63 fullhosts,hostblocks<=4"),
+        ]);
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 50, 2), at(30 << 10, Allreduce, 1 << 20, 64, 4)], "ring");
         // Hosts of 2-4 with a short last host: the ring too.
         fast_network_takes_each(&t, at, &[
             (Allreduce, 2 << 20, 35, 2, Ring, "2M-16M 33-127 shortlast,hostblocks<=4"),
