@@ -2268,22 +2268,18 @@ mod tests {
         let t = Table::default_table();
         let fast = |nhalf, coll, bytes, p| Shape { nhalf, ..shape(coll, bytes, p) };
         let lane = |coll, bytes, p| Shape { hosts: Hosts::Lane, ..fast(30 << 10, coll, bytes, p) };
-        for (coll, bytes, p, rule) in [
-            (Allreduce, 32 << 20, 40, "16777217-32M 33-63 oneperhost,notlane"),
-            (ReduceScatterBlock, 33_554_400, 62, "16777217-32M 33-63 oneperhost,notlane"),
-            (Allreduce, 3 << 20, 72, "3M-32M 64-100 nonpow2,oneperhost,notlane"),
-            (ReduceScatterBlock, 4_193_856, 72, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
-            (ReduceScatter, 32 << 20, 100, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
-            (Allreduce, 16 << 20, 64, "12M-32M 64-128 pow2,oneperhost,notlane"),
-            (ReduceScatterBlock, 32 << 20, 128, "12M-32M 64-128 pow2,oneperhost,notlane"),
-            (Allreduce, 32 << 20, 200, "24M-32M 101-255 nonpow2,oneperhost,notlane"),
-            (ReduceScatterBlock, 16 << 20, 160, "12M-32M 101-255 nonpow2,oneperhost,notlane"),
-        ] {
-            fast_network_takes(&t, |n| fast(n, coll, bytes, p), Ring, rule);
-            not_by_rule(&t, &[lane(coll, bytes, p)], "notlane");
-        }
-        // 64 KiB-1.5 MiB: the reduce's Fibonacci tree, the reduce-scatters' binary blocks (not the model's circulant).
+        // Long vectors: the ring; 64 KiB-1.5 MiB: the reduce's Fibonacci tree, the reduce-scatters' binary
+        // blocks (not the model's circulant).
         for (coll, bytes, p, algorithm, rule) in [
+            (Allreduce, 32 << 20, 40, Ring, "16777217-32M 33-63 oneperhost,notlane"),
+            (ReduceScatterBlock, 33_554_400, 62, Ring, "16777217-32M 33-63 oneperhost,notlane"),
+            (Allreduce, 3 << 20, 72, Ring, "3M-32M 64-100 nonpow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 4_193_856, 72, Ring, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
+            (ReduceScatter, 32 << 20, 100, Ring, "3145729-32M 64-100 nonpow2,oneperhost,notlane"),
+            (Allreduce, 16 << 20, 64, Ring, "12M-32M 64-128 pow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 32 << 20, 128, Ring, "12M-32M 64-128 pow2,oneperhost,notlane"),
+            (Allreduce, 32 << 20, 200, Ring, "24M-32M 101-255 nonpow2,oneperhost,notlane"),
+            (ReduceScatterBlock, 16 << 20, 160, Ring, "12M-32M 101-255 nonpow2,oneperhost,notlane"),
             (Reduce, 64 << 10, 40, FibonacciTree, "64K-512K 33-256 oneperhost,notlane"),
             (Reduce, 512 << 10, 256, FibonacciTree, "64K-512K 33-256 oneperhost,notlane"),
             (ReduceScatterBlock, 65088, 72, BinaryBlocks, "62K-1536K 64-99 nonpow2,oneperhost,notlane"),
@@ -2698,20 +2694,17 @@ mod tests {
             (Allreduce, 4 << 20, 64, 4, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
             (ReduceScatterBlock, 16 << 20, 256, 16, Hierarchical, "2000K-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
             (Allreduce, 8 << 20, 256, 32, Hierarchical, "2M-16M 64-256 pow2,fullhosts,hostblocks>=4,hostblocks<=32"),
-        ]);
-        // From 1 MiB at 33-63 processes.
-        fast_network_takes_each(&t, at, &[
+            // From 1 MiB at 33-63 processes.
             (Allreduce, 1 << 20, 50, 2, Ring, "1M-2M 33-63 fullhosts,hostblocks<=4"),
             (ReduceScatterBlock, 1_048_320, 60, 4, Ring, "1000K-2M 33-63 fullhosts,hostblocks<=4"),
-        ]);
-        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 50, 2), at(30 << 10, Allreduce, 1 << 20, 64, 4)], "ring");
-        // Hosts of 2-4 with a short last host: the ring too.
-        fast_network_takes_each(&t, at, &[
+            // Hosts of 2-4 with a short last host: the ring too.
             (Allreduce, 2 << 20, 35, 2, Ring, "2M-16M 33-127 shortlast,hostblocks<=4"),
             (ReduceScatterBlock, 16 << 20, 102, 4, Ring, "2000K-16M 33-127 shortlast,hostblocks<=4"),
             (Allreduce, 4 << 20, 202, 4, Ring, "3M-16M 129-255 shortlast,hostblocks<=4"),
             (ReduceScatter, 16 << 20, 201, 2, Ring, "3M-16M 129-255 shortlast,hostblocks<=4"),
         ]);
+        // Not the ring at 512 KiB at 33-63 processes, nor at 1 MiB from 64.
+        not_by_rule(&t, &[at(30 << 10, Allreduce, 512 << 10, 50, 2), at(30 << 10, Allreduce, 1 << 20, 64, 4)], "ring");
         // A short last host (for the full-hosts rules), hosts of 8 below 129 processes, 2 MiB at 200, 32 MiB: not these rules.
         let others = [at(30 << 10, Allreduce, 4 << 20, 35, 2), at(30 << 10, Allreduce, 4 << 20, 96, 8),
                       at(30 << 10, Allreduce, 2 << 20, 200, 4), at(30 << 10, Allreduce, 32 << 20, 100, 4)];
