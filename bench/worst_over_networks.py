@@ -5,23 +5,31 @@ networks, least first. A table rule cannot tell the simulated networks
 apart (they share n½), so the rule to write is the algorithm whose worst is
 the least.
 
-    python3 bench/worst_over_networks.py FILE.csv...   # names ...-PLATFORM-Kpn[-cyclic].csv
+    python3 bench/worst_over_networks.py FILE.csv...   # names ...-PLATFORM-Kpn[-cyclic].csv, one placement
 
-The `default` rows are left out (they run one of the algorithms).
+The `default` rows are left out (they run one of the algorithms). Rows are
+read by default_vs_fastest.add_rows, which keys them by network, K,
+processes, collective and bytes: files of blocks and of round robin at the
+same K and p would mix.
 """
-import collections, csv, re, sys
+import collections, os, re, sys
+
+from default_vs_fastest import add_rows
+
+NAME = r"-(fattree|torus|dragonfly|flat1g|flat10g)-(\d+)pn"
 
 
 def main(files):
-    points = collections.defaultdict(lambda: collections.defaultdict(dict))
+    rows = {}
     for f in files:
-        m = re.search(r"-(fattree|torus|dragonfly|flat1g|flat10g)-(\d+)pn", f)
-        if not m:
+        if not re.search(NAME, os.path.basename(f)):
             sys.exit(f"{f}: no -PLATFORM-Kpn in the name")
-        for r in csv.DictReader(open(f)):
-            if r["variant"] != "default":
-                key = (r["collective"], int(m[2]), int(r["procs"]), int(r["bytes"]))
-                points[key][r["variant"]][m[1]] = float(r["median_s"])
+        add_rows(rows, f, NAME, lambda m: (m[1], int(m[2])), lambda m: None)
+    # (platform, K, p, collective, bytes) -> {variant: seconds}, regrouped by point across the networks.
+    points = collections.defaultdict(lambda: collections.defaultdict(dict))
+    for (platform, k, p, coll, nbytes), row in rows.items():
+        for variant, seconds in row["algos"].items():
+            points[(coll, k, p, nbytes)][variant][platform] = seconds
     for key in sorted(points):
         algos = points[key]
         networks = set().union(*algos.values())
