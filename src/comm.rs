@@ -47,6 +47,8 @@ pub struct CommState {
     pub reproducible: bool,
     /// `FASTRED_NHALF` (rank 0's): n½ without measuring it.
     nhalf_setting: Option<usize>,
+    /// `FASTRED_BISECTION` (rank 0's), else measured.
+    bisection_setting: Option<usize>,
     /// Rank 0 names a `FASTRED_TOPOLOGY` file.
     topology: bool,
     placement: OnceCell<Placement>,
@@ -128,6 +130,10 @@ pub struct Placement {
     /// another host ([`crate::network`]); 0 on one host, or where the table
     /// has no `nhalf` condition (not measured).
     pub nhalf: usize,
+    /// The network's cross-section under load in percent
+    /// ([`crate::network::bisection`]); 0 where not measured (fewer than 4
+    /// hosts, a slow network, or no `bisection` condition in the table).
+    pub bisection: usize,
 }
 
 impl Placement {
@@ -173,11 +179,17 @@ impl CommState {
     pub fn placement(&self) -> MpiResult<&Placement> {
         self.placement.get_or_try_init(|| {
             let nhalf = match self.nhalf_setting {
-                _ if !self.table.asks_nhalf() => Nhalf::Unused,
+                // The cross-section is measured on fast networks only: n½ first.
+                _ if !self.table.asks_nhalf() && !self.table.asks_bisection() => Nhalf::Unused,
                 Some(n) => Nhalf::Given(n),
                 None => Nhalf::Measure,
             };
-            placement(self.shadow, self.rank, self.size, self.topology, nhalf)
+            let bisection = match self.bisection_setting {
+                _ if !self.table.asks_bisection() => Nhalf::Unused,
+                Some(n) => Nhalf::Given(n),
+                None => Nhalf::Measure,
+            };
+            placement(self.shadow, self.rank, self.size, self.topology, nhalf, bisection)
         })
     }
 
@@ -274,13 +286,15 @@ struct Header {
     reproducible: bool,
     /// `FASTRED_NHALF` (0: measure).
     nhalf: u64,
+    /// `FASTRED_BISECTION` (0: measure).
+    bisection: u64,
     /// Rank 0 names a `FASTRED_TOPOLOGY` file (broadcast when the placement
     /// is first needed; without one, the placement is one exchange of host names).
     topology: bool,
 }
 
 impl Header {
-    const LEN: usize = 38;
+    const LEN: usize = 46;
 
     fn encode(&self) -> [u8; Self::LEN] {
         let mut b = [0u8; Self::LEN];
@@ -291,6 +305,7 @@ impl Header {
         b[28] = u8::from(self.reproducible);
         b[29] = u8::from(self.topology);
         b[30..38].copy_from_slice(&self.nhalf.to_le_bytes());
+        b[38..46].copy_from_slice(&self.bisection.to_le_bytes());
         b
     }
 
@@ -304,6 +319,7 @@ impl Header {
             reproducible: b[28] != 0,
             topology: b[29] != 0,
             nhalf: u64_at(30),
+            bisection: u64_at(38),
         }
     }
 }
@@ -321,6 +337,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         reproducible: local.reproducible,
         topology: local.topology_named(),
         nhalf: local.nhalf.unwrap_or(0) as u64,
+        bisection: local.bisection.unwrap_or(0) as u64,
     };
     let mut bytes = mine.encode();
     mpi::bcast(shadow, &mut bytes, 0)?;
@@ -348,6 +365,7 @@ fn set_up(shadow: MPI_Comm) -> MpiResult<CommState> {
         piece_bytes: if agreed.piece_bytes > 0 { agreed.piece_bytes as usize } else { DEFAULT_PIECE },
         reproducible: agreed.reproducible,
         nhalf_setting: (agreed.nhalf > 0).then_some(agreed.nhalf as usize),
+        bisection_setting: (agreed.bisection > 0).then_some(agreed.bisection as usize),
         topology: agreed.topology,
         placement: OnceCell::new(),
         segment: OnceCell::new(),
@@ -503,13 +521,14 @@ fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
 }
 
-/// Where a placement's n½ comes from.
+/// Where a placement's n½ (or cross-section) comes from.
 enum Nhalf {
     /// No rule asks for it: 0.
     Unused,
-    /// `FASTRED_NHALF`.
+    /// `FASTRED_NHALF` (`FASTRED_BISECTION`).
     Given(usize),
-    /// [`crate::network::measure`] (on several hosts).
+    /// [`crate::network::measure`] on several hosts
+    /// ([`crate::network::bisection`] on a fast network of 4 hosts or more).
     Measure,
 }
 
@@ -517,8 +536,10 @@ enum Nhalf {
 /// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
 /// automatic order (ranks grouped by host). Problems with the file: one
 /// warning on rank 0, naming the line, then the automatic order. On several
-/// hosts, n½ as `nhalf` says (0 on one host).
-fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Nhalf) -> MpiResult<Placement> {
+/// hosts, n½ as `nhalf` says (0 on one host), and the cross-section as
+/// `bisection` says (0 on fewer than 4 hosts, and unmeasured where n½ is
+/// below [`crate::network::FAST`]).
+fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Nhalf, bisection: Nhalf) -> MpiResult<Placement> {
     // A topology file names hosts, so it needs the names; otherwise keys do.
     let (names, host_of) = if topology {
         let names = gather_host_names(shadow, size)?;
@@ -556,7 +577,20 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
         (Nhalf::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
-    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), nhalf })
+    // Each host's first rank, in host order.
+    let mut leaders = Vec::new();
+    for (r, &h) in host_of.iter().enumerate() {
+        if h == leaders.len() {
+            leaders.push(r);
+        }
+    }
+    let bisection = match bisection {
+        _ if leaders.len() < crate::network::CROSS_HOSTS => 0,
+        Nhalf::Given(n) => n,
+        Nhalf::Measure if nhalf >= crate::network::FAST => crate::network::bisection(shadow, rank, &leaders)?,
+        _ => 0,
+    };
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), nhalf, bisection })
 }
 
 #[cfg(test)]
@@ -582,7 +616,7 @@ mod tests {
 
     #[test]
     fn header_round_trips() {
-        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true, nhalf: 12345, topology: true };
+        let h = Header { forced: config::parse_forced("allreduce:ring").0, segment_bytes: 8, piece_bytes: 1 << 40, tuning_len: 77, reproducible: true, nhalf: 12345, bisection: 53, topology: true };
         assert_eq!(Header::decode(&h.encode()), h);
     }
 }

@@ -46,6 +46,9 @@ pub struct Local {
     /// `FASTRED_NHALF`: the network's half-performance length n½ in bytes,
     /// instead of measuring it (`crate::network`).
     pub nhalf: Option<usize>,
+    /// `FASTRED_BISECTION`: the network's cross-section under load in
+    /// percent (1-100), instead of measuring it (`crate::network::bisection`).
+    pub bisection: Option<usize>,
     pub stats: bool,
     pub host: Option<String>,
     pub fault: Option<Fault>,
@@ -91,6 +94,23 @@ fn env_size(var: &str, otherwise: &str) -> Option<usize> {
         Some(n) if n > 0 => Some(n),
         _ => {
             log::warn!("{var}={v}: not a positive size (e.g. 65536 or 64K); {otherwise}");
+            None
+        }
+    }
+}
+
+/// A percentage from 1 to 100, with or without `%`.
+pub fn parse_percent(v: &str) -> Option<usize> {
+    v.trim().trim_end_matches('%').parse::<usize>().ok().filter(|n| (1..=100).contains(n))
+}
+
+/// A percentage 1-100 (a warning ending with `otherwise` for anything else).
+fn env_percent(var: &str, otherwise: &str) -> Option<usize> {
+    let v = env(var)?;
+    match parse_percent(&v) {
+        Some(n) => Some(n),
+        None => {
+            log::warn!("{var}={v}: not a percentage from 1 to 100; {otherwise}");
             None
         }
     }
@@ -152,6 +172,7 @@ impl Local {
             piece_bytes: env_size("FASTRED_PIECE", "using the default"),
             reproducible: env_switch("FASTRED_REPRODUCIBLE"),
             nhalf: env_size("FASTRED_NHALF", "measuring it"),
+            bisection: env_percent("FASTRED_BISECTION", "measuring it"),
             stats: env("FASTRED_STATS").is_some_and(|v| !v.is_empty() && v != "0"),
             host: env("FASTRED_HOST"),
             fault,

@@ -258,6 +258,12 @@ pub fn bcast(comm: MPI_Comm, buf: &mut [u8], root: usize) -> MpiResult {
     check(unsafe { ffi::PMPI_Bcast(buf_mut_ptr(buf), int(buf.len())?, handle::byte(), root as c_int, comm) })
 }
 
+/// `MPI_Barrier` (collective on `comm`).
+pub fn barrier(comm: MPI_Comm) -> MpiResult {
+    // SAFETY: no buffers.
+    check(unsafe { ffi::PMPI_Barrier(comm) })
+}
+
 /// Every rank's `mine` (all of one length), concatenated in rank order into `all`.
 pub fn allgather(comm: MPI_Comm, mine: &[u8], all: &mut [u8]) -> MpiResult {
     let p = size(comm)?;

@@ -58,6 +58,9 @@ pub struct Shape {
     /// The network's n½ between hosts in bytes ([`crate::network`]): 0 where
     /// not measured (one host, or no rule asks).
     pub nhalf: usize,
+    /// The network's cross-section under load in percent
+    /// ([`crate::network::bisection`]): 0 where not measured.
+    pub bisection: usize,
     /// A predefined op on a floating-point type.
     pub floating: bool,
     /// `FASTRED_REPRODUCIBLE` is on (for this call: see [`Shape::order_is_fixed`]).
@@ -426,6 +429,14 @@ enum Condition {
     /// bytes (a slow network, where bandwidth decides from a few hundred
     /// bytes; false where n½ is not known).
     NhalfBelow(usize),
+    /// `bisection>=N`: the network's cross-section under load is measured
+    /// and at least N percent (a full-bisection fat tree, where the log-p
+    /// algorithms' long-distance steps run at a lone pair's rate).
+    BisectionFrom(usize),
+    /// `bisection<N`: measured and below N percent (a torus, a dragonfly,
+    /// an oversubscribed fat tree, where the ring's nearest-neighbour steps
+    /// keep their rate and the long-distance ones do not).
+    BisectionBelow(usize),
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
     Reproducible,
@@ -443,8 +454,16 @@ impl Condition {
         }
     }
 
+    /// The bound of a `bisection>=N` or `bisection<N` condition.
+    fn bisection_bound(self) -> Option<usize> {
+        match self {
+            Condition::BisectionFrom(n) | Condition::BisectionBelow(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// Whether the condition reads where the ranks are: the shape's
-    /// `topology`, `hosts`, `layout` or `nhalf`.
+    /// `topology`, `hosts`, `layout`, `nhalf` or `bisection`.
     fn reads_placement(self) -> bool {
         match self {
             Condition::Topology
@@ -472,7 +491,9 @@ impl Condition {
             | Condition::UnequalHosts
             | Condition::LoneRank
             | Condition::NhalfFrom(_)
-            | Condition::NhalfBelow(_) => true,
+            | Condition::NhalfBelow(_)
+            | Condition::BisectionFrom(_)
+            | Condition::BisectionBelow(_) => true,
             Condition::Pow2
             | Condition::NonPow2
             | Condition::Few
@@ -528,13 +549,15 @@ impl Condition {
     /// The conditions written `PREFIX` N: the prefix, the condition, what N
     /// counts, and whether N takes K/M/G suffixes (a size in bytes).
     #[allow(clippy::type_complexity)]
-    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 6] = [
+    const BOUNDED: [(&'static str, fn(usize) -> Condition, &'static str, bool); 8] = [
         ("hostblocks<=", Condition::HostBlocksUpTo, "ranks per host", false),
         ("hostblocks>=", Condition::HostBlocksFrom, "ranks per host", false),
         ("hosts<=", Condition::HostsUpTo, "host count", false),
         ("hosts>=", Condition::HostsFrom, "host count", false),
         ("nhalf>=", Condition::NhalfFrom, "size", true),
         ("nhalf<", Condition::NhalfBelow, "size", true),
+        ("bisection>=", Condition::BisectionFrom, "percentage", false),
+        ("bisection<", Condition::BisectionBelow, "percentage", false),
     ];
 
     fn holds(self, s: &Shape) -> bool {
@@ -574,6 +597,8 @@ impl Condition {
             Condition::LoneRank => s.hosts.shared() && s.layout.fewest == 1 && s.layout.most > 1,
             Condition::NhalfFrom(n) => s.nhalf > 0 && s.nhalf >= n,
             Condition::NhalfBelow(n) => s.nhalf > 0 && s.nhalf < n,
+            Condition::BisectionFrom(n) => s.bisection > 0 && s.bisection >= n,
+            Condition::BisectionBelow(n) => s.bisection > 0 && s.bisection < n,
             Condition::Floating => s.floating,
             Condition::Reproducible => s.order_is_fixed(),
             Condition::OpenMpi => cfg!(fastred_mpi = "openmpi"),
@@ -719,6 +744,12 @@ impl Table {
         self.rules.iter().any(|r| r.conditions.iter().any(|c| c.nhalf_bound().is_some()))
     }
 
+    /// Whether some rule has a `bisection>=N` or `bisection<N` condition
+    /// (only then is the cross-section measured).
+    pub fn asks_bisection(&self) -> bool {
+        self.rules.iter().any(|r| r.conditions.iter().any(|c| c.bisection_bound().is_some()))
+    }
+
     /// How the choice for `shape` depends on where the ranks are.
     pub fn placement_dependence(&self, s: &Shape) -> PlacementDependence {
         if !self.depends_on_placement(s) {
@@ -748,8 +779,8 @@ impl Table {
             }
         }
         let placement_decides = candidates.iter().any(|r| r.reads_placement);
-        let nhalves = nhalf_trials(candidates.iter().copied());
-        placement_changes(s, |placed| candidates.iter().copied().find(|r| r.applies(placed)), placement_decides, &nhalves)
+        let networks = network_trials(&candidates);
+        placement_changes(s, |placed| candidates.iter().copied().find(|r| r.applies(placed)), placement_decides, &networks)
     }
 
     /// The rules that can apply to `coll`, in table order.
@@ -763,13 +794,13 @@ impl Table {
     }
 }
 
-/// The values of n½ that tell `rules`' n½ conditions apart: unknown (0),
-/// and each bound and the value just below it (a band `nhalf>=2K,nhalf<8K`
-/// holds at 2K and 8K - 1 only).
-fn nhalf_trials<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<usize> {
+/// The values of a bounded condition (`bound`) that tell `rules`' such
+/// conditions apart: unknown (0), and each bound and the value just below
+/// it (a band `nhalf>=2K,nhalf<8K` holds at 2K and 8K - 1 only).
+fn bound_trials(rules: &[&Rule], bound: fn(Condition) -> Option<usize>) -> Vec<usize> {
     let mut trials = vec![0];
     for r in rules {
-        for n in r.conditions.iter().filter_map(|c| c.nhalf_bound()) {
+        for n in r.conditions.iter().filter_map(|&c| bound(c)) {
             trials.extend([n.saturating_sub(1), n]);
         }
     }
@@ -778,13 +809,21 @@ fn nhalf_trials<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<usize> {
     trials
 }
 
+/// The networks, (n½, cross-section), that tell `rules`' network
+/// conditions apart: every pair of their [`bound_trials`].
+fn network_trials(rules: &[&Rule]) -> Vec<(usize, usize)> {
+    let cross = bound_trials(rules, Condition::bisection_bound);
+    bound_trials(rules, Condition::nhalf_bound).into_iter().flat_map(|n| cross.iter().map(move |&b| (n, b))).collect()
+}
+
 /// Whether the rule `lookup` finds for `s` changes with where its ranks are
-/// (tried at each n½ of `nhalves`), or is a `model` rule (whose costs depend
-/// on it, [`estimate_placed`], and which may choose the two-level
-/// algorithm); placements are tried only with `try_placements`.
-fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>, try_placements: bool, nhalves: &[usize]) -> bool {
-    let rule = |topology, hosts, layout, nhalf| lookup(&Shape { topology, hosts, layout, nhalf, ..*s });
-    let one_per_host = rule(false, Hosts::OnePerHost, s.layout, 0);
+/// (tried on each network, (n½, cross-section), of `networks`), or is a
+/// `model` rule (whose costs depend on it, [`estimate_placed`], and which
+/// may choose the two-level algorithm); placements are tried only with
+/// `try_placements`.
+fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>, try_placements: bool, networks: &[(usize, usize)]) -> bool {
+    let rule = |topology, hosts, layout, (nhalf, bisection)| lookup(&Shape { topology, hosts, layout, nhalf, bisection, ..*s });
+    let one_per_host = rule(false, Hosts::OnePerHost, s.layout, (0, 0));
     let first = one_per_host.map(|r| r.line);
     let model_decides = one_per_host.is_some_and(|r| r.target == Target::Model) && s.procs > 2;
     // The layout is not known yet either: also as few hosts as can be
@@ -794,7 +833,7 @@ fn placement_changes<'r>(s: &Shape, lookup: impl Fn(&Shape) -> Option<&'r Rule>,
     let hosts = |n: usize| Layout { hosts: n, fewest: s.procs / n, most: s.procs.div_ceil(n) };
     let layouts = [s.layout, Layout { hosts: 1, fewest: 1, most: 1 }, hosts(2), hosts(4)];
     let differs = |t, h, l, n| rule(t, h, l, n).map(|r| r.line) != first;
-    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| nhalves.iter().any(|&n| differs(t, h, l, n)))))
+    model_decides || try_placements && [false, true].iter().any(|&t| Hosts::ALL.iter().any(|&h| layouts.iter().any(|&l| networks.iter().any(|&n| differs(t, h, l, n)))))
 }
 
 impl Rule {
@@ -956,7 +995,7 @@ mod tests {
     use Collective::*;
 
     fn shape(coll: Collective, bytes: usize, procs: usize) -> Shape {
-        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), nhalf: 0, floating: true, reproducible: false, shared_memory: true }
+        Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(procs), nhalf: 0, bisection: 0, floating: true, reproducible: false, shared_memory: true }
     }
 
     /// `p` ranks in blocks of `k` consecutive ranks per host (the last may hold fewer).
@@ -2364,6 +2403,21 @@ mod tests {
     }
 
     #[test]
+    fn bisection_conditions_hold_for_a_measured_cross_section_in_their_band() {
+        let t = Table::parse("* * * bisection>=75 rabenseifner\n* * * bisection<75 ring\n* * * - tree\n", "t").unwrap();
+        assert!(t.asks_bisection() && !t.asks_nhalf());
+        for (bisection, algorithm) in [(0, Tree), (1, Ring), (74, Ring), (75, Rabenseifner), (100, Rabenseifner)] {
+            assert_eq!(choose(&Shape { bisection, ..in_blocks(Allreduce, 1 << 20, 8, 2) }, None, &t).algorithm, algorithm, "cross-section {bisection}%");
+        }
+        // The choice depends on the cross-section alone: the placement (with it) is computed.
+        assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 8)));
+        assert!(!Table::parse("* * * nhalf>=8K ring\n", "t").unwrap().asks_bisection());
+        for bad in ["* * * bisection>= ring", "* * * bisection>=x ring", "* * * bisection>=75% ring", "* * * bisection>75 ring", "* * * bisection>=8K ring"] {
+            assert!(Table::parse(bad, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn hosts_of_32_and_64_ranks_take_their_rules() {
         let t = Table::default_table();
         for (coll, bytes, p, k, algorithm) in [
@@ -3012,7 +3066,7 @@ mod tests {
         assert_eq!(choose(&s, None, &Table::default_table()).algorithm, Native);
         s.commutative = true;
         assert_eq!(choose(&s, Some(CirculantPow2), &Table::default_table()).algorithm, CirculantPow2);
-        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), nhalf: 0, floating: true, reproducible: false, shared_memory: true };
+        let few = Shape { coll: Allreduce, bytes: 800, elems: 100, procs: 128, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(128), nhalf: 0, bisection: 0, floating: true, reproducible: false, shared_memory: true };
         assert_eq!(choose(&few, None, &Table::default_table()).algorithm, RecursiveDoubling);
     }
 
@@ -3250,7 +3304,7 @@ mod tests {
     /// [`Table::depends_on_placement`] by trying every placement against
     /// the whole table, without setting any rule aside.
     fn depends_on_placement_by_every_rule(t: &Table, s: &Shape) -> bool {
-        placement_changes(s, |placed| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(placed)), true, &nhalf_trials(t.rules.iter()))
+        placement_changes(s, |placed| t.rules.iter().find(|r| r.coll.is_none_or(|c| c == s.coll) && r.applies(placed)), true, &network_trials(&t.rules.iter().collect::<Vec<_>>()))
     }
 
     #[test]

@@ -56,7 +56,7 @@ fi
 # run_case NAME SECONDS WANT_RC PATTERNS command...: runs the command with a
 # timeout; passes when it exits with status 0 (WANT_RC=0) or non-zero but not
 # a timeout (WANT_RC=fail), and its output matches every regex in PATTERNS
-# (separated by " AND ").
+# (separated by " AND "; a regex written "NOT regex" must not match).
 run_case() {
     local name=$1 secs=$2 want=$3 patterns=$4 start=$SECONDS; shift 4
     timeout "$secs" "$@" >"$logs/$name.log" 2>&1 </dev/null
@@ -64,7 +64,10 @@ run_case() {
     [ $rc = 124 ] && echo "TIMEOUT after ${secs}s" >>"$logs/$name.log"
     if [ "$want" = 0 ]; then [ $rc = 0 ] || ok=0; else { [ $rc != 0 ] && [ $rc != 124 ]; } || ok=0; fi
     while IFS= read -r pat; do
-        grep -Eq -- "$pat" "$logs/$name.log" || ok=0
+        case $pat in
+            "NOT "*) ! grep -Eq -- "${pat#NOT }" "$logs/$name.log" || ok=0 ;;
+            *) grep -Eq -- "$pat" "$logs/$name.log" || ok=0 ;;
+        esac
     done < <(printf '%s\n' "${patterns// AND /$'\n'}")
     note_result "$name" $ok $((SECONDS - start))
 }
@@ -287,6 +290,17 @@ check "tuning-file-np4" 300 "collectives: OK AND allreduce of [0-9]+ B on 4 proc
     $P FASTRED_TUNING="$out/ring-only.table" FASTRED_LOG=debug "$out/collectives" own quick
 check "tuning-file-broken-np3" 300 "collectives: OK AND broken.table: line 2: bad byte range '1Q'.*using the default table" 3 \
     $P FASTRED_TUNING="$out/broken.table" "$out/collectives" own quick
+# The network's cross-section (src/network.rs): measured over 4 pretended
+# hosts on a fast network (n½ given, 64 KiB), where a rule asks, and the
+# `bisection` rules decide by it; given by FASTRED_BISECTION, not measured.
+printf 'allreduce * 4- oneperhost,bisection>=75 rabenseifner\nallreduce * 4- oneperhost,bisection<75 ring\n* * * - ring\n' >"$out/bisection.table"
+check "bisection-measured-np4" 300 "collectives: OK AND network: cross-section [0-9]+% over 4 hosts \\(1048576 B AND allreduce of [0-9]+ B on 4 processes: (rabenseifner|ring) \\($out/bisection.table line [12]" \
+    4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_TUNING="$out/bisection.table" FASTRED_LOG=debug "$out/collectives" own quick
+for given in 40:ring:2 90:rabenseifner:1; do
+    IFS=: read -r share algo line <<<"$given"
+    check "bisection-given-$share-np4" 300 "collectives: OK AND allreduce of [0-9]+ B on 4 processes: $algo \\($out/bisection.table line $line AND NOT cross-section" \
+        4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_BISECTION=$share FASTRED_TUNING="$out/bisection.table" FASTRED_LOG=debug "$out/collectives" own quick
+done
 # Ring allreduce of 2^17 doubles on 4 ranks: each sends 2(p-1)/p n = 1.5 MiB per call,
 # and copies nothing (its reduce-scatter reads the send buffer in place).
 check "stats-report-np4" 300 "fastred statistics \(4 processes AND allreduce +ring +1 +1048576 +6 +1572864 +1572864 +0 " 4 \

@@ -215,12 +215,14 @@ fn best_single_level(coll: Collective, bytes: usize, procs: usize, canonical: bo
 /// rules for that network (the `oneperhost,nhalf...` rules measured there;
 /// before, a lane on 1 Gbit/s Ethernet took the fast networks' pipeline rule
 /// for the reduce of 2 MiB at 17-32 hosts, 2-4x slower there). Within a host
-/// there is no network: no `nhalf` rule.
+/// there is no network: no `nhalf` rule. No lane sees the network's
+/// cross-section (`bisection` 0): its rules were measured on whole
+/// communicators, where one rank per host crosses the network, not K lanes.
 #[allow(clippy::too_many_arguments)]
 fn phase_algorithm(coll: Collective, bytes: usize, elems: usize, procs: usize, hosts: Hosts, link_bytes: usize, nhalf: usize, table: &Table, model: &CostModel, canonical: bool) -> Option<&'static super::registry::Descriptor> {
     let layout = if hosts == Hosts::OneHost { Layout::one_host(procs) } else { Layout::one_per_host(procs) };
     let nhalf = if hosts == Hosts::Lane { nhalf } else { 0 };
-    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, nhalf, floating: canonical, reproducible: canonical, shared_memory: true };
+    let shape = Shape { coll, bytes: link_bytes, elems, procs, commutative: true, builtin_op: true, topology: false, hosts, layout, nhalf, bisection: 0, floating: canonical, reproducible: canonical, shared_memory: true };
     // `choose` returns `native` or an algorithm that can run the shape.
     let choice = crate::select::choose(&shape, None, table);
     let chosen = choice.algorithm;
@@ -651,7 +653,7 @@ mod tests {
 
     /// A reduce of 16 KiB with one rank on each of 16 hosts: a call, not a lane.
     fn reduce_of_16k_on_16_hosts() -> Shape {
-        Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), nhalf: 0, floating: true, reproducible: false, shared_memory: true }
+        Shape { coll: Collective::Reduce, bytes: 16 << 10, elems: 2 << 10, procs: 16, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: Layout::one_per_host(16), nhalf: 0, bisection: 0, floating: true, reproducible: false, shared_memory: true }
     }
 
     #[test]

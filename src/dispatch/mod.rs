@@ -369,7 +369,7 @@ fn decide_call(call: &Call) -> Result<(&'static CommState, Algorithm, AnyReducer
     let total_bytes = blocks.total().checked_mul(reducer.elem_size()).ok_or(Fallback("count too large"))?;
     let reproducible = config::effective_reproducible(state.reproducible);
     let key = DecisionKey { bytes: total_bytes, commutative, builtin_op, few: blocks.total() < p, floating, reproducible, forced: config::override_word() };
-    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), nhalf: 0, floating, reproducible, shared_memory: true };
+    let shape = Shape { coll: call.coll, bytes: total_bytes, elems: blocks.total(), procs: p, commutative, builtin_op, topology: false, hosts: select::Hosts::OnePerHost, layout: select::Layout::one_per_host(p), nhalf: 0, bisection: 0, floating, reproducible, shared_memory: true };
     let canonical = shape.order_is_fixed();
     // A provisional decision (standing in for the shared-memory algorithm)
     // counts the calls until the communicator gets its segment, then the
@@ -414,6 +414,7 @@ fn decide(state: &CommState, mut shape: Shape) -> Result<(Algorithm, bool), NotO
         shape.hosts = select::Hosts::of(placement.hosts.host_of());
         shape.layout = select::Layout::of(placement.hosts.host_of());
         shape.nhalf = placement.nhalf;
+        shape.bisection = placement.bisection;
     }
     shape.shared_memory = !deferred && !state.shared_memory_failed();
     let mut choice = select::choose(&shape, forced, &state.table);

@@ -3,7 +3,7 @@
 //! ```text
 //! fastred run [--launcher CMD] [mpirun args] ./app [args]   preload the matching build, run under mpirun
 //! fastred info                                              builds, algorithms, the active tuning table
-//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--reproducible] [--model A,B,G[,AI,BI]]
+//! fastred explain --coll C --procs P --bytes N [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--bisection PERCENT] [--reproducible] [--model A,B,G[,AI,BI]]
 //! fastred bench [--launcher CMD] [mpirun args] [-- bench args] [--csv F] [--plot DIR]
 //! fastred tune  [--launcher CMD] [mpirun args] [-- bench args] --out FILE
 //! fastred tune --export openmpi-rules|mpich-json FILE [--from CSV,...] [...]
@@ -37,7 +37,7 @@ usage:
   fastred algorithms
         the algorithm registry, one line each: name, collectives, rank-ordered or not, source
   fastred explain --coll allreduce|reduce|reduce_scatter|reduce_scatter_block --procs P --bytes N
-                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--elem BYTES] [--reproducible]
+                  [--op sum|user] [--noncommutative] [--integer] [--topology] [--ranks-per-host K [--cyclic]] [--nhalf BYTES] [--bisection PERCENT] [--elem BYTES] [--reproducible]
                   [--model ALPHA,BETA,GAMMA[,ALPHA_INTRA,BETA_INTRA]]   (s, s/B, s/B; default: the active table's `model` line, else 50e-6,8e-9,1e-9,1e-6,2e-10)
         the selector's decision and why, with the α-β-γ model's estimate per algorithm
   fastred bench [--mpi F] [--launcher CMD] [mpirun args] [--csv FILE] [--plot DIR] [-- bench args]
@@ -284,6 +284,7 @@ fn explain(args: Vec<String>) -> i32 {
     let mut m: Option<CostModel> = None;
     // As the library reads it (config.rs: a positive size, else measured).
     let mut nhalf = std::env::var("FASTRED_NHALF").ok().and_then(|v| select::parse_size(v.trim(), true)).filter(|&n| n > 0).map(|n| (n, "FASTRED_NHALF"));
+    let mut bisection = std::env::var("FASTRED_BISECTION").ok().and_then(|v| fastred::config::parse_percent(&v)).map(|n| (n, "FASTRED_BISECTION"));
     let mut reproducible = std::env::var("FASTRED_REPRODUCIBLE").is_ok_and(|v| fastred::config::parse_switch(&v) == Some(true));
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -301,6 +302,7 @@ fn explain(args: Vec<String>) -> i32 {
             "--ranks-per-host" => ranks_per_host = value().parse().unwrap_or_else(|_| usage()),
             "--cyclic" => cyclic = true,
             "--nhalf" => nhalf = Some((select::parse_size(&value(), true).unwrap_or_else(|| usage()), "--nhalf")),
+            "--bisection" => bisection = Some((fastred::config::parse_percent(&value()).unwrap_or_else(|| usage()), "--bisection")),
             "--model" => m = Some(CostModel::from_fields(value().split(',')).unwrap_or_else(|| usage())),
             _ => usage(),
         }
@@ -321,7 +323,10 @@ fn explain(args: Vec<String>) -> i32 {
     // As the library measures it: on several hosts, where the table asks.
     let measured = host_of.iter().any(|&h| h != 0) && table.asks_nhalf();
     let nhalf_bytes = nhalf.filter(|_| measured).map_or(0, |(n, _)| n);
-    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: nhalf_bytes, floating: floating && builtin, reproducible, shared_memory: true };
+    // On 4 hosts or more where the table asks (the library measures it on fast networks only).
+    let crossed = nodes >= fastred::network::CROSS_HOSTS && table.asks_bisection();
+    let bisection_share = bisection.filter(|_| crossed).map_or(0, |(n, _)| n);
+    let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: nhalf_bytes, bisection: bisection_share, floating: floating && builtin, reproducible, shared_memory: true };
     let choice = select::choose(&shape, forced, &table);
     // The estimates shown: the given model, else the one the table's `model` rules use.
     let m = m.unwrap_or(table.model);
@@ -335,6 +340,12 @@ fn explain(args: Vec<String>) -> i32 {
         match nhalf {
             Some((n, from)) => println!("  network n½ between hosts: {n} B ({from})"),
             None => println!("  network n½ between hosts: not given (--nhalf or FASTRED_NHALF; the library measures it), so no `nhalf>=` or `nhalf<` rule applies"),
+        }
+    }
+    if crossed {
+        match bisection {
+            Some((n, from)) => println!("  network cross-section under load: {n}% ({from})"),
+            None => println!("  network cross-section under load: not given (--bisection or FASTRED_BISECTION; the library measures it where n½ >= {} B), so no `bisection>=` or `bisection<` rule applies", fastred::network::FAST),
         }
     }
     println!("  decision: {}  ({})", choice.algorithm, choice.reason);
