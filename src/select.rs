@@ -2418,6 +2418,45 @@ mod tests {
     }
 
     #[test]
+    fn one_rank_per_host_takes_its_side_of_the_cross_section() {
+        // (collective, bytes, p, algorithm on the thin side (25%), on the full side (95%)),
+        // and what n½ alone (the cross-section unknown) chooses.
+        let t = Table::default_table();
+        let at = |bisection, coll, bytes, p| Shape { nhalf: 30 << 10, bisection, ..shape(coll, bytes, p) };
+        for (coll, bytes, p, thin, full, unknown) in [
+            (Allreduce, 2 << 20, 62, Ring, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 2_096_960, 40, Ring, BinaryBlocks, BinaryBlocks),
+            (Allreduce, 4 << 20, 48, Ring, BinaryBlocks, Ring),
+            (Allreduce, 4 << 20, 100, Ring, BinaryBlocks, Ring),
+            (ReduceScatterBlock, 8_388_000, 100, Ring, BinaryBlocks, Ring),
+            (Allreduce, 8 << 20, 64, Ring, Rabenseifner, Rabenseifner),
+            (Allreduce, 16 << 20, 128, Ring, Rabenseifner, Ring),
+            (ReduceScatterBlock, 16 << 20, 256, Ring, Rabenseifner, Rabenseifner),
+            (Allreduce, 8 << 20, 160, Ring, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 16_776_000, 200, Ring, BinaryBlocks, Ring),
+            (Allreduce, 32 << 20, 200, Ring, BinaryBlocks, Ring),
+            (Reduce, 1 << 20, 72, FibonacciTree, FibonacciTree, TwoTree),
+            (Reduce, 1 << 20, 160, TwoTree, FibonacciTree, TwoTree),
+            (Reduce, 512 << 10, 200, TwoTree, FibonacciTree, FibonacciTree),
+            (Reduce, 1 << 20, 256, TwoTree, BinaryBlocks, TwoTree),
+            (ReduceScatterBlock, 130_944, 62, Rabenseifner, Circulant, BinaryBlocks),
+            (ReduceScatterBlock, 1_048_544, 62, Ring, Circulant, BinaryBlocks),
+        ] {
+            for (bisection, algorithm) in [(25, thin), (95, full), (0, unknown)] {
+                let c = choose(&at(bisection, coll, bytes, p), None, &t);
+                assert_eq!(c.algorithm, algorithm, "{coll:?} {bytes} B p {p} cross-section {bisection}%: {}", c.reason);
+                // A side that differs from the unknown network's choice, by a bisection rule; unknown, never.
+                if bisection == 0 || algorithm != unknown {
+                    assert_eq!(c.reason.to_string().contains("bisection"), bisection > 0, "{}", c.reason);
+                }
+            }
+        }
+        // No bisection rule below 33 processes, on lanes, or with ranks sharing hosts.
+        let others = [at(25, Allreduce, 4 << 20, 24), Shape { hosts: Hosts::Lane, ..at(25, Allreduce, 4 << 20, 100) }, Shape { bisection: 25, ..placed_in_blocks(30 << 10, Allreduce, 8 << 20, 128, 2) }];
+        not_by_rule(&t, &others, "bisection");
+    }
+
+    #[test]
     fn hosts_of_32_and_64_ranks_take_their_rules() {
         let t = Table::default_table();
         for (coll, bytes, p, k, algorithm) in [
