@@ -19,8 +19,8 @@
 //! host exchanges with the one at distance D (the largest power of two up to
 //! half the hosts) at once, the traffic of the first steps of halving &
 //! doubling and binary blocks. A full-bisection fat tree keeps it all (the
-//! simulated one: 86-100%), a 3D torus about half, a 2:1 oversubscribed fat
-//! tree 51-57%, a dragonfly 2-31%; where it is low the ring's
+//! simulated one: 92-100%), a 3D torus mostly 3-52%, a 2:1 oversubscribed
+//! fat tree 49-52%, a dragonfly 2-27%; where it is low the ring's
 //! nearest-neighbour steps win long vectors that the log-p algorithms win on
 //! the fat tree (docs/smpi.md "The network's cross-section"). The table's
 //! `bisection>=N` and `bisection<N` conditions see it (percent). Measured
