@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the networks' cross-sections would choose differently: for each
 point (collective, ranks per host K, processes p, bytes) of sweeps on the
-fat tree, torus and dragonfly, the networks are split by their measured
+fat tree, torus and dragonfly (and the 2:1 fat tree where swept), the networks are split by their measured
 cross-section at that many hosts (`SHARES`: lines "PLATFORM HOSTS PERCENT",
 docs/results/smpi/bisection/shares.txt) into those at or above BOUND
 percent and those below (below 4 hosts, where nothing is measured, one
@@ -23,7 +23,7 @@ import collections, math, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from default_vs_fastest import add_rows
 
-NAME = r"-(fattree|torus|dragonfly)-(\d+)pn"
+NAME = r"-(fattree2to1|fattree|torus|dragonfly)-(\d+)pn"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -49,7 +49,8 @@ def main(shares_file, bound, cand, after, cyclic):
     for key in sorted(points):
         coll, k, p, nbytes = key
         nets = points[key]
-        if set(nets) != {"fattree", "torus", "dragonfly"} or any(r["after"] is None for r in nets.values()):
+        nets = {n: r for n, r in nets.items() if r["after"] is not None}
+        if not {"fattree", "torus", "dragonfly"} <= set(nets):
             continue
         hosts = math.ceil(p / k)
         rule = rule_of(coll, p, nbytes, k, cyclic)

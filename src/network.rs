@@ -15,17 +15,23 @@
 //! replaces the measurement.
 //!
 //! The second fact is the network's cross-section under load ([`bisection`]):
-//! the share of a lone pair's rate that each pair of hosts keeps when every
-//! host exchanges with the one at distance D (the largest power of two up to
-//! half the hosts) at once, the traffic of the first steps of halving &
-//! doubling and binary blocks. A full-bisection fat tree keeps it all (the
-//! simulated one: 92-100%), a 3D torus mostly 3-52%, a 2:1 oversubscribed
-//! fat tree 49-52%, a dragonfly 2-27%; where it is low the ring's
-//! nearest-neighbour steps win long vectors that the log-p algorithms win on
-//! the fat tree (docs/smpi.md "The network's cross-section"). The table's
-//! `bisection>=N` and `bisection<N` conditions see it (percent). Measured
-//! only on fast networks (n½ at least [`FAST`]) over 4 hosts or more, where
-//! a table rule asks; `FASTRED_BISECTION` (rank 0's) replaces it.
+//! how much of a lone pair's rate the hosts keep when all run halving &
+//! doubling's exchanges at once. The first rank of each of the first H'
+//! hosts (H' the largest power of two up to the hosts) exchanges half of
+//! [`CROSS_BYTES`] with host h XOR 1, then a quarter with h XOR 2, and so
+//! on to h XOR H'/2 (the reduce-scatter's vector halving with distance
+//! doubling, Rabenseifner 2004 §3.5, which binary blocks run within their
+//! blocks); the share is the time of hosts 0 and 1 doing the same alone
+//! over the slowest host's with all at once. The steps that carry the most
+//! bytes go to the nearest hosts, so a fat tree keeps nearly all even where
+//! it is oversubscribed (the simulated one 88-100%, 2:1 85-100%), while a
+//! 3D torus (37-78% from 16 hosts) and a dragonfly (44-64%) share links from
+//! the first steps on; there the ring's nearest-neighbour steps win long
+//! vectors that the log-p algorithms win on the fat tree (docs/smpi.md "The
+//! network's cross-section"). The table's `bisection>=N` and `bisection<N`
+//! conditions see it (percent). Measured only on fast networks (n½ at least
+//! [`FAST`]) over 4 hosts or more, where a table rule asks;
+//! `FASTRED_BISECTION` (rank 0's) replaces it.
 
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
@@ -46,11 +52,12 @@ const TAG: c_int = 0x7a3e;
 /// measured: the table's fast-network rules' bound (`nhalf>=8K`); on slower
 /// ones the probe's messages would cost milliseconds.
 pub const FAST: usize = 8 << 10;
-/// Bytes each host sends in the cross-section probe: 84 µs at 100 Gbit/s,
-/// long enough that every pair's transfer overlaps the others'.
+/// Bytes each host sends in the cross-section probe, half in the first
+/// step: 84 µs at 100 Gbit/s, long enough that the first steps' transfers
+/// overlap.
 pub const CROSS_BYTES: usize = 1 << 20;
-/// Hosts from which the cross-section is measured (with fewer, the one pair
-/// is the lone pair).
+/// Hosts from which the cross-section is measured (with fewer, hosts 0
+/// and 1 are all there is).
 pub const CROSS_HOSTS: usize = 4;
 
 /// n½ in bytes from the one-way times of a [`SMALL`] and a [`LARGE`] message
@@ -108,41 +115,46 @@ pub fn cross_share(lone_s: f64, all_s: f64) -> usize {
     ((100.0 * lone_s / all_s).round() as usize).clamp(1, 100)
 }
 
-/// The pairs of the cross-section probe over `hosts` hosts: host h and host
-/// h XOR D, D the largest power of two up to hosts / 2 (a host whose
-/// partner would be beyond the last sits out).
-pub fn cross_partner(h: usize, hosts: usize) -> Option<usize> {
-    let d = 1usize << (hosts / 2).max(1).ilog2();
-    Some(h ^ d).filter(|&q| q < hosts)
+/// The halving steps of the cross-section probe over `hosts` hosts: the
+/// largest power of two H' up to `hosts`, and each step's distance and
+/// bytes (H'/2, ... 1 would be the reverse; the first step sends half).
+pub fn cross_steps(hosts: usize) -> (usize, Vec<(usize, usize)>) {
+    let top = 1usize << hosts.max(1).ilog2();
+    let steps = (0..top.ilog2()).map(|k| (1usize << k, CROSS_BYTES >> (k + 1))).collect();
+    (top, steps)
 }
 
 /// The network's cross-section in percent ([`cross_share`]) between the
 /// hosts whose first ranks are `leaders` (in host order, at least
-/// [`CROSS_HOSTS`]), on every rank of `comm`: collective. Host 0 and host D
-/// exchange [`CROSS_BYTES`] alone, then every pair at once; each pattern
-/// runs once untimed and [`ROUNDS`] times timed, behind a barrier, and the
-/// fastest round counts (of the slowest pair, for all at once).
+/// [`CROSS_HOSTS`]), on every rank of `comm`: collective. Hosts 0 and 1
+/// run [`cross_steps`]'s exchanges alone (each step with the other), then
+/// the first H' hosts all at once (host h with h XOR distance); each
+/// pattern once untimed and [`ROUNDS`] times timed, behind a barrier, and
+/// the fastest round counts (of the slowest host, for all at once).
 pub fn bisection(comm: MPI_Comm, rank: usize, leaders: &[usize]) -> MpiResult<usize> {
-    let hosts = leaders.len();
-    let my_host = leaders.iter().position(|&r| r == rank);
-    let partner = my_host.and_then(|h| cross_partner(h, hosts));
-    let lone = my_host.filter(|&h| h == 0 || Some(h) == cross_partner(0, hosts)).and(partner);
-    let mut send = vec![0u8; if partner.is_some() { CROSS_BYTES } else { 0 }];
-    let mut recv = send.clone();
+    let (top, steps) = cross_steps(leaders.len());
+    let my_host = leaders[..top].iter().position(|&r| r == rank);
+    // Scratch: in an SMPI sweep with shared buffers, pages all simulated ranks share.
+    let len = if my_host.is_some() { CROSS_BYTES / 2 } else { 0 };
+    let (send, mut recv) = (crate::scratch::Scratch::new(len)?, crate::scratch::Scratch::new(len)?);
     let mut fastest = [f64::INFINITY; 2];
-    for (i, pair) in [lone, partner].into_iter().enumerate() {
+    for (i, alone) in [true, false].into_iter().enumerate() {
+        let runs = my_host.filter(|&h| !alone || h < 2);
         for round in 0..=ROUNDS {
             mpi::barrier(comm)?;
             let start = mpi::wtime();
-            if let Some(q) = pair {
-                mpi::sendrecv(comm, TAG, leaders[q], &send, leaders[q], &mut recv)?;
+            if let Some(h) = runs {
+                for &(distance, bytes) in &steps {
+                    let q = leaders[if alone { h ^ 1 } else { h ^ distance }];
+                    mpi::sendrecv(comm, TAG, q, &send[..bytes], q, &mut recv[..bytes])?;
+                }
             }
-            if round > 0 && pair.is_some() {
+            if round > 0 && runs.is_some() {
                 fastest[i] = fastest[i].min(mpi::wtime() - start);
             }
         }
     }
-    send.clear();
+    drop((send, recv));
     // Every rank's two times (unmeasured: 0), so that all compute one share.
     let mine: Vec<u8> = fastest.iter().flat_map(|t| if t.is_finite() { *t } else { 0.0 }.to_le_bytes()).collect();
     let mut all = vec![0u8; mine.len() * mpi::size(comm)?];
@@ -150,7 +162,7 @@ pub fn bisection(comm: MPI_Comm, rank: usize, leaders: &[usize]) -> MpiResult<us
     let time = |i: usize| all.chunks(16).map(|c| f64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())).fold(0.0, f64::max);
     let share = cross_share(time(0), time(1));
     if rank == 0 {
-        log::info!("network: cross-section {share}% over {hosts} hosts ({CROSS_BYTES} B: {:.2} µs alone, {:.2} µs all at once)", time(0) * 1e6, time(1) * 1e6);
+        log::info!("network: cross-section {share}% over {top} of {} hosts ({CROSS_BYTES} B halved {} times: {:.2} µs for two hosts alone, {:.2} µs all at once)", leaders.len(), steps.len(), time(0) * 1e6, time(1) * 1e6);
     }
     Ok(share)
 }
@@ -183,14 +195,16 @@ mod tests {
     }
 
     #[test]
-    fn cross_partners_are_at_the_largest_power_of_two_up_to_half() {
-        let partners = |hosts| (0..hosts).map(|h| cross_partner(h, hosts)).collect::<Vec<_>>();
-        assert_eq!(partners(4), [Some(2), Some(3), Some(0), Some(1)]);
-        assert_eq!(partners(5), [Some(2), Some(3), Some(0), Some(1), None]);
-        // 40 hosts: D = 16; hosts 32-39 would pair with 48-55.
-        let p40 = partners(40);
-        assert_eq!((p40[0], p40[16], p40[31], p40[32], p40[39]), (Some(16), Some(0), Some(15), None, None));
-        assert!((0..64).all(|h| cross_partner(h, 64) == Some(h ^ 32)));
+    fn cross_steps_halve_the_bytes_while_the_distance_doubles() {
+        assert_eq!(cross_steps(4), (4, vec![(1, CROSS_BYTES / 2), (2, CROSS_BYTES / 4)]));
+        assert_eq!(cross_steps(7).0, 4);
+        let (top, steps) = cross_steps(200);
+        assert_eq!((top, steps.len()), (128, 7));
+        assert_eq!(steps[6], (64, CROSS_BYTES / 128));
+        // Every step's partner is among the first H' hosts, and pairs up.
+        for (d, _) in steps {
+            assert!((0..top).all(|h| h ^ d < top && (h ^ d) ^ d == h));
+        }
     }
 
     #[test]

@@ -2404,15 +2404,15 @@ mod tests {
 
     #[test]
     fn bisection_conditions_hold_for_a_measured_cross_section_in_their_band() {
-        let t = Table::parse("* * * bisection>=75 rabenseifner\n* * * bisection<75 ring\n* * * - tree\n", "t").unwrap();
+        let t = Table::parse("* * * bisection>=80 rabenseifner\n* * * bisection<80 ring\n* * * - tree\n", "t").unwrap();
         assert!(t.asks_bisection() && !t.asks_nhalf());
-        for (bisection, algorithm) in [(0, Tree), (1, Ring), (74, Ring), (75, Rabenseifner), (100, Rabenseifner)] {
+        for (bisection, algorithm) in [(0, Tree), (1, Ring), (79, Ring), (80, Rabenseifner), (100, Rabenseifner)] {
             assert_eq!(choose(&Shape { bisection, ..in_blocks(Allreduce, 1 << 20, 8, 2) }, None, &t).algorithm, algorithm, "cross-section {bisection}%");
         }
         // The choice depends on the cross-section alone: the placement (with it) is computed.
         assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 8)));
         assert!(!Table::parse("* * * nhalf>=8K ring\n", "t").unwrap().asks_bisection());
-        for bad in ["* * * bisection>= ring", "* * * bisection>=x ring", "* * * bisection>=75% ring", "* * * bisection>75 ring", "* * * bisection>=8K ring"] {
+        for bad in ["* * * bisection>= ring", "* * * bisection>=x ring", "* * * bisection>=80% ring", "* * * bisection>75 ring", "* * * bisection>=8K ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }
     }
@@ -2439,8 +2439,9 @@ mod tests {
             (Reduce, 1 << 20, 160, TwoTree, FibonacciTree, TwoTree),
             (Reduce, 512 << 10, 200, TwoTree, FibonacciTree, FibonacciTree),
             (Reduce, 1 << 20, 256, TwoTree, BinaryBlocks, TwoTree),
-            (ReduceScatterBlock, 130_944, 62, Rabenseifner, Circulant, BinaryBlocks),
-            (ReduceScatterBlock, 1_048_544, 62, Ring, Circulant, BinaryBlocks),
+            (ReduceScatterBlock, 130_944, 62, Circulant, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 1_048_544, 62, Ring, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 4_194_048, 48, Ring, BinaryBlocks, Ring),
         ] {
             for (bisection, algorithm) in [(25, thin), (95, full), (0, unknown)] {
                 let c = choose(&at(bisection, coll, bytes, p), None, &t);

@@ -1,10 +1,19 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-static double xchg(int partner, char *s, char *r, int m) {
+/* halving pattern: step k partner h^(1<<k), size M>>(k+1), over the largest power of two H' <= H.
+   all: every host of H' at once; lone: hosts 0 and 1 the same sizes. */
+static double seq(int me, int hp, int lone, char *s, char *r, int m) {
   MPI_Barrier(MPI_COMM_WORLD);
   double t = MPI_Wtime();
-  if (partner >= 0) MPI_Sendrecv(s, m, MPI_BYTE, partner, 1, r, m, MPI_BYTE, partner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (me < hp && (!lone || me < 2)) {
+    int size = m;
+    for (int d = 1; d < hp; d <<= 1) {
+      size /= 2;
+      int partner = lone ? (me ^ 1) : (me ^ d);
+      MPI_Sendrecv(s, size, MPI_BYTE, partner, 1, r, size, MPI_BYTE, partner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
   t = MPI_Wtime() - t;
   double mx; MPI_Allreduce(&t, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return mx;
@@ -12,18 +21,12 @@ static double xchg(int partner, char *s, char *r, int m) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int me, h; MPI_Comm_rank(MPI_COMM_WORLD, &me); MPI_Comm_size(MPI_COMM_WORLD, &h);
-  int d = 1; while (2 * d <= h) d *= 2; d /= 2; if (d < 1) d = 1;
-  int m = 1048576;
+  int hp = 1; while (2 * hp <= h) hp *= 2;
+  int m = atoi(argv[1]);
   char *s = calloc(1, m), *r = calloc(1, m);
-  int p1 = (me == 0) ? d : (me == d ? 0 : -1);
-  int px = (me ^ d) < h ? (me ^ d) : -1;
-  int half = h / 2;
-  int ph = me < half ? me + half : (me < 2 * half ? me - half : -1);
-  double one = xchg(p1, s, r, m);
-  double x = xchg(px, s, r, m);
-  double hh = xchg(ph, s, r, m);
-  double nb = xchg((me ^ 1) < h ? me ^ 1 : -1, s, r, m);
-  if (me == 0) printf("H %4d D %4d  xor %.2f  half %.2f  neighbours %.2f\n", h, d, x / one, hh / one, nb / one);
+  double lone = seq(me, hp, 1, s, r, m);
+  double all = seq(me, hp, 0, s, r, m);
+  if (me == 0) printf("H %4d  share %3.0f\n", h, 100 * lone / all);
   MPI_Finalize();
   return 0;
 }
