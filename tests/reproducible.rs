@@ -312,7 +312,7 @@ fn other_orders_are_told_apart() {
 }
 
 fn shape(coll: Collective, bytes: usize, procs: usize, reproducible: bool) -> Shape {
-    Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: fastred::select::Layout::one_per_host(procs), nhalf: 0, floating: true, reproducible, shared_memory: true }
+    Shape { coll, bytes, elems: bytes / 8, procs, commutative: true, builtin_op: true, topology: false, hosts: Hosts::OnePerHost, layout: fastred::select::Layout::one_per_host(procs), nhalf: 0, bisection: 0, floating: true, reproducible, shared_memory: true }
 }
 
 /// The selector in reproducible mode: whatever the table, the size, the
