@@ -180,12 +180,12 @@ impl CommState {
         self.placement.get_or_try_init(|| {
             let nhalf = match self.nhalf_setting {
                 // The cross-section is measured on fast networks only: n½ first.
-                _ if !self.table.asks_nhalf() && !self.table.asks_bisection() => Nhalf::Unused,
+                _ if !self.table.asks_nhalf() && !self.table.asks_bisection(self.size) => Nhalf::Unused,
                 Some(n) => Nhalf::Given(n),
                 None => Nhalf::Measure,
             };
             let bisection = match self.bisection_setting {
-                _ if !self.table.asks_bisection() => Nhalf::Unused,
+                _ if !self.table.asks_bisection(self.size) => Nhalf::Unused,
                 Some(n) => Nhalf::Given(n),
                 None => Nhalf::Measure,
             };

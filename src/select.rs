@@ -744,10 +744,11 @@ impl Table {
         self.rules.iter().any(|r| r.conditions.iter().any(|c| c.nhalf_bound().is_some()))
     }
 
-    /// Whether some rule has a `bisection>=N` or `bisection<N` condition
-    /// (only then is the cross-section measured).
-    pub fn asks_bisection(&self) -> bool {
-        self.rules.iter().any(|r| r.conditions.iter().any(|c| c.bisection_bound().is_some()))
+    /// Whether some rule for `procs` processes has a `bisection>=N` or
+    /// `bisection<N` condition (only then is the cross-section measured, on
+    /// a communicator of that size).
+    pub fn asks_bisection(&self, procs: usize) -> bool {
+        self.rules.iter().any(|r| (r.procs.0..=r.procs.1).contains(&procs) && r.conditions.iter().any(|c| c.bisection_bound().is_some()))
     }
 
     /// How the choice for `shape` depends on where the ranks are.
@@ -2405,13 +2406,15 @@ mod tests {
     #[test]
     fn bisection_conditions_hold_for_a_measured_cross_section_in_their_band() {
         let t = Table::parse("* * * bisection>=80 rabenseifner\n* * * bisection<80 ring\n* * * - tree\n", "t").unwrap();
-        assert!(t.asks_bisection() && !t.asks_nhalf());
+        assert!(t.asks_bisection(8) && !t.asks_nhalf());
+        let narrow = Table::parse("* * 33-256 bisection>=80 rabenseifner\n", "t").unwrap();
+        assert!(narrow.asks_bisection(33) && narrow.asks_bisection(256) && !narrow.asks_bisection(32) && !narrow.asks_bisection(1024));
         for (bisection, algorithm) in [(0, Tree), (1, Ring), (79, Ring), (80, Rabenseifner), (100, Rabenseifner)] {
             assert_eq!(choose(&Shape { bisection, ..in_blocks(Allreduce, 1 << 20, 8, 2) }, None, &t).algorithm, algorithm, "cross-section {bisection}%");
         }
         // The choice depends on the cross-section alone: the placement (with it) is computed.
         assert!(t.depends_on_placement(&shape(Allreduce, 1 << 20, 8)));
-        assert!(!Table::parse("* * * nhalf>=8K ring\n", "t").unwrap().asks_bisection());
+        assert!(!Table::parse("* * * nhalf>=8K ring\n", "t").unwrap().asks_bisection(8));
         for bad in ["* * * bisection>= ring", "* * * bisection>=x ring", "* * * bisection>=80% ring", "* * * bisection>75 ring", "* * * bisection>=8K ring"] {
             assert!(Table::parse(bad, "t").is_err(), "{bad}");
         }

@@ -323,8 +323,8 @@ fn explain(args: Vec<String>) -> i32 {
     // As the library measures it: on several hosts, where the table asks.
     let measured = host_of.iter().any(|&h| h != 0) && table.asks_nhalf();
     let nhalf_bytes = nhalf.filter(|_| measured).map_or(0, |(n, _)| n);
-    // On 4 hosts or more where the table asks (the library measures it on fast networks only).
-    let crossed = nodes >= fastred::network::CROSS_HOSTS && table.asks_bisection();
+    // On 4 hosts or more where a rule for this many processes asks (the library measures it on fast networks only).
+    let crossed = nodes >= fastred::network::CROSS_HOSTS && table.asks_bisection(procs);
     let bisection_share = bisection.filter(|_| crossed).map_or(0, |(n, _)| n);
     let shape = Shape { coll, bytes, elems: bytes / elem.max(1), procs, commutative, builtin_op: builtin, topology, hosts, layout: select::Layout::of(&host_of), nhalf: nhalf_bytes, bisection: bisection_share, floating: floating && builtin, reproducible, shared_memory: true };
     let choice = select::choose(&shape, forced, &table);
