@@ -2445,6 +2445,8 @@ mod tests {
             (ReduceScatterBlock, 130_944, 62, Circulant, BinaryBlocks, BinaryBlocks),
             (ReduceScatterBlock, 1_048_544, 62, Ring, BinaryBlocks, BinaryBlocks),
             (ReduceScatterBlock, 4_194_048, 48, Ring, BinaryBlocks, Ring),
+            (Allreduce, 32 << 20, 1000, Ring, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 33_552_000, 1000, Ring, BinaryBlocks, BinaryBlocks),
         ] {
             for (bisection, algorithm) in [(25, thin), (95, full), (0, unknown)] {
                 let c = choose(&at(bisection, coll, bytes, p), None, &t);
