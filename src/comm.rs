@@ -132,7 +132,7 @@ pub struct Placement {
     pub nhalf: usize,
     /// The network's cross-section under load in percent
     /// ([`crate::network::bisection`]); 0 where not measured (fewer than 4
-    /// hosts, a slow network, or no `bisection` condition in the table).
+    /// hosts, a slow network, or no `bisection` rule for this size).
     pub bisection: usize,
 }
 
@@ -180,14 +180,14 @@ impl CommState {
         self.placement.get_or_try_init(|| {
             let nhalf = match self.nhalf_setting {
                 // The cross-section is measured on fast networks only: n½ first.
-                _ if !self.table.asks_nhalf() && !self.table.asks_bisection(self.size) => Nhalf::Unused,
-                Some(n) => Nhalf::Given(n),
-                None => Nhalf::Measure,
+                _ if !self.table.asks_nhalf() && !self.table.asks_bisection(self.size) => NetworkFact::Unused,
+                Some(n) => NetworkFact::Given(n),
+                None => NetworkFact::Measure,
             };
             let bisection = match self.bisection_setting {
-                _ if !self.table.asks_bisection(self.size) => Nhalf::Unused,
-                Some(n) => Nhalf::Given(n),
-                None => Nhalf::Measure,
+                _ if !self.table.asks_bisection(self.size) => NetworkFact::Unused,
+                Some(n) => NetworkFact::Given(n),
+                None => NetworkFact::Measure,
             };
             placement(self.shadow, self.rank, self.size, self.topology, nhalf, bisection)
         })
@@ -521,8 +521,9 @@ fn gather_host_names(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<String>> {
     Ok(all.chunks(SLOT).map(|c| String::from_utf8_lossy(c.split(|b| *b == 0).next().unwrap_or(&[])).into_owned()).collect())
 }
 
-/// Where a placement's n½ (or cross-section) comes from.
-enum Nhalf {
+/// Where a fact of the network a placement holds (n½, the cross-section)
+/// comes from.
+enum NetworkFact {
     /// No rule asks for it: 0.
     Unused,
     /// `FASTRED_NHALF` (`FASTRED_BISECTION`).
@@ -539,7 +540,7 @@ enum Nhalf {
 /// hosts, n½ as `nhalf` says (0 on one host), and the cross-section as
 /// `bisection` says (0 on fewer than 4 hosts, and unmeasured where n½ is
 /// below [`crate::network::FAST`]).
-fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: Nhalf, bisection: Nhalf) -> MpiResult<Placement> {
+fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: NetworkFact, bisection: NetworkFact) -> MpiResult<Placement> {
     // A topology file names hosts, so it needs the names; otherwise keys do.
     let (names, host_of) = if topology {
         let names = gather_host_names(shadow, size)?;
@@ -573,8 +574,8 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
     }
     let other_host = host_of.iter().position(|&h| h != host_of[0]);
     let nhalf = match (nhalf, other_host) {
-        (Nhalf::Given(n), Some(_)) => n,
-        (Nhalf::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
+        (NetworkFact::Given(n), Some(_)) => n,
+        (NetworkFact::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
     // Each host's first rank, in host order.
@@ -586,8 +587,8 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
     }
     let bisection = match bisection {
         _ if leaders.len() < crate::network::CROSS_HOSTS => 0,
-        Nhalf::Given(n) => n,
-        Nhalf::Measure if nhalf >= crate::network::FAST => crate::network::bisection(shadow, rank, &leaders)?,
+        NetworkFact::Given(n) => n,
+        NetworkFact::Measure if nhalf >= crate::network::FAST => crate::network::bisection(shadow, rank, &leaders)?,
         _ => 0,
     };
     Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), nhalf, bisection })

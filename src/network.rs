@@ -24,14 +24,15 @@
 //! blocks); the share is the time of hosts 0 and 1 doing the same alone
 //! over the slowest host's with all at once. The steps that carry the most
 //! bytes go to the nearest hosts, so a fat tree keeps nearly all even where
-//! it is oversubscribed (the simulated one 88-100%, 2:1 85-100%), while a
-//! 3D torus (37-78% from 16 hosts) and a dragonfly (44-64%) share links from
-//! the first steps on; there the ring's nearest-neighbour steps win long
-//! vectors that the log-p algorithms win on the fat tree (docs/smpi.md "The
-//! network's cross-section"). The table's `bisection>=N` and `bisection<N`
-//! conditions see it (percent). Measured only on fast networks (n½ at least
-//! [`FAST`]) over 4 hosts or more, where a table rule asks;
-//! `FASTRED_BISECTION` (rank 0's) replaces it.
+//! it is oversubscribed (the simulated one 86-100%, 2:1 83-100%), while a
+//! 3D torus (22-78% from 10 hosts) and a dragonfly (44-72% from 8) share
+//! links from the first steps on; there the ring's nearest-neighbour steps
+//! win long vectors that the log-p algorithms win on the fat tree
+//! (docs/smpi.md "The network's cross-section"). The table's
+//! `bisection>=N` and `bisection<N` conditions see it (percent). Measured
+//! only on fast networks (n½ at least [`FAST`]) over 4 hosts or more, on
+//! communicators of a size some such rule covers; `FASTRED_BISECTION` (rank
+//! 0's) replaces it.
 
 use crate::error::MpiResult;
 use crate::ffi::MPI_Comm;
@@ -116,8 +117,8 @@ pub fn cross_share(lone_s: f64, all_s: f64) -> usize {
 }
 
 /// The halving steps of the cross-section probe over `hosts` hosts: the
-/// largest power of two H' up to `hosts`, and each step's distance and
-/// bytes (H'/2, ... 1 would be the reverse; the first step sends half).
+/// largest power of two H' up to `hosts`, and each step's distance (1, 2,
+/// ..., H'/2) and bytes (half of [`CROSS_BYTES`], a quarter, ...).
 pub fn cross_steps(hosts: usize) -> (usize, Vec<(usize, usize)>) {
     let top = 1usize << hosts.max(1).ilog2();
     let steps = (0..top.ilog2()).map(|k| (1usize << k, CROSS_BYTES >> (k + 1))).collect();
