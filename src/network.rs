@@ -24,7 +24,8 @@
 //! blocks); the share is the time of hosts 0 and 1 doing the same alone
 //! over the slowest host's with all at once. The steps that carry the most
 //! bytes go to the nearest hosts, so a fat tree keeps nearly all even where
-//! it is oversubscribed (the simulated one 86-100%, 2:1 83-100%), while a
+//! it is oversubscribed (the simulated one 86-100%, 2:1 83-100%, 4:1
+//! 79-86% from 32 hosts), while a
 //! 3D torus (22-78% from 10 hosts) and a dragonfly (44-72% from 8) share
 //! links from the first steps on; there the ring's nearest-neighbour steps
 //! win long vectors that the log-p algorithms win on the fat tree

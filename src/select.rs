@@ -2405,11 +2405,11 @@ mod tests {
 
     #[test]
     fn bisection_conditions_hold_for_a_measured_cross_section_in_their_band() {
-        let t = Table::parse("* * * bisection>=80 rabenseifner\n* * * bisection<80 ring\n* * * - tree\n", "t").unwrap();
+        let t = Table::parse("* * * bisection>=79 rabenseifner\n* * * bisection<79 ring\n* * * - tree\n", "t").unwrap();
         assert!(t.asks_bisection(8) && !t.asks_nhalf());
         let narrow = Table::parse("* * 33-256 bisection>=80 rabenseifner\n", "t").unwrap();
         assert!(narrow.asks_bisection(33) && narrow.asks_bisection(256) && !narrow.asks_bisection(32) && !narrow.asks_bisection(1024));
-        for (bisection, algorithm) in [(0, Tree), (1, Ring), (79, Ring), (80, Rabenseifner), (100, Rabenseifner)] {
+        for (bisection, algorithm) in [(0, Tree), (1, Ring), (78, Ring), (79, Rabenseifner), (100, Rabenseifner)] {
             assert_eq!(choose(&Shape { bisection, ..in_blocks(Allreduce, 1 << 20, 8, 2) }, None, &t).algorithm, algorithm, "cross-section {bisection}%");
         }
         // The choice depends on the cross-section alone: the placement (with it) is computed.

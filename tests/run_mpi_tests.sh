@@ -294,7 +294,7 @@ check "tuning-file-broken-np3" 300 "collectives: OK AND broken.table: line 2: ba
 # hosts on a fast network (n½ given, 64 KiB), where a rule asks (halving & doubling's
 # exchanges by all hosts at once against two alone), and the
 # `bisection` rules decide by it; given by FASTRED_BISECTION, not measured.
-printf 'allreduce * 4- oneperhost,bisection>=80 rabenseifner\nallreduce * 4- oneperhost,bisection<80 ring\n* * * - ring\n' >"$out/bisection.table"
+printf 'allreduce * 4- oneperhost,bisection>=79 rabenseifner\nallreduce * 4- oneperhost,bisection<79 ring\n* * * - ring\n' >"$out/bisection.table"
 check "bisection-measured-np4" 300 "collectives: OK AND network: cross-section [0-9]+% over 4 of 4 hosts \\(1048576 B halved 2 times AND allreduce of [0-9]+ B on 4 processes: (rabenseifner|ring) \\($out/bisection.table line [12]" \
     4 env FAKE_NODES=4 "$FAKE" $P FASTRED_NHALF=64K FASTRED_TUNING="$out/bisection.table" FASTRED_LOG=debug "$out/collectives" own quick
 for given in 40:ring:2 90:rabenseifner:1; do

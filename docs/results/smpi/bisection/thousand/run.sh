@@ -1,7 +1,7 @@
 #!/bin/bash
 # One rank per host at 1000 processes, allreduce and reduce_scatter_block of
 # 8-64 MiB, the ring against binary blocks and the default (stop 70, the rule
-# "32M-64M 257-1000 nonpow2,...,bisection<80 ring"). Each ring run at 1000
+# "32M-64M 257-1000 nonpow2,...,bisection<79 ring"). Each ring run at 1000
 # simulated ranks takes 1-3 minutes.
 #   ./run.sh cand    the candidates (default, ring, binary_blocks), the table before the rule
 #   ./run.sh after   the default with the rule -> after-PLATFORM.csv
