@@ -178,17 +178,10 @@ impl CommState {
     /// Where the ranks are; collective on the communicator the first time.
     pub fn placement(&self) -> MpiResult<&Placement> {
         self.placement.get_or_try_init(|| {
-            let nhalf = match self.nhalf_setting {
-                // The cross-section is measured on fast networks only: n½ first.
-                _ if !self.table.asks_nhalf() && !self.table.asks_bisection(self.size) => NetworkFact::Unused,
-                Some(n) => NetworkFact::Given(n),
-                None => NetworkFact::Measure,
-            };
-            let bisection = match self.bisection_setting {
-                _ if !self.table.asks_bisection(self.size) => NetworkFact::Unused,
-                Some(n) => NetworkFact::Given(n),
-                None => NetworkFact::Measure,
-            };
+            let crossed = self.table.asks_bisection(self.size);
+            // The cross-section is measured on fast networks only: n½ first.
+            let nhalf = NetworkFact::of(self.nhalf_setting, self.table.asks_nhalf() || crossed);
+            let bisection = NetworkFact::of(self.bisection_setting, crossed);
             placement(self.shadow, self.rank, self.size, self.topology, nhalf, bisection)
         })
     }
@@ -533,6 +526,18 @@ enum NetworkFact {
     Measure,
 }
 
+impl NetworkFact {
+    /// From its setting (`FASTRED_NHALF`, `FASTRED_BISECTION`), where some
+    /// rule asks for it.
+    fn of(setting: Option<usize>, asked: bool) -> NetworkFact {
+        match setting {
+            _ if !asked => NetworkFact::Unused,
+            Some(n) => NetworkFact::Given(n),
+            None => NetworkFact::Measure,
+        }
+    }
+}
+
 /// Every rank's host, and the logical ring for `ring`: from rank 0's
 /// `FASTRED_TOPOLOGY` file (Lemma 4) when it is set and valid, else Lemma 5's
 /// automatic order (ranks grouped by host). Problems with the file: one
@@ -578,20 +583,18 @@ fn placement(shadow: MPI_Comm, rank: usize, size: usize, topology: bool, nhalf: 
         (NetworkFact::Measure, Some(partner)) => crate::network::measure(shadow, rank, partner)?,
         _ => 0,
     };
-    // Each host's first rank, in host order.
-    let mut leaders = Vec::new();
-    for (r, &h) in host_of.iter().enumerate() {
-        if h == leaders.len() {
-            leaders.push(r);
-        }
-    }
+    let hosts = crate::algo::host_map::HostMap::new(&host_of);
     let bisection = match bisection {
-        _ if leaders.len() < crate::network::CROSS_HOSTS => 0,
+        _ if hosts.host_count() < crate::network::CROSS_HOSTS => 0,
         NetworkFact::Given(n) => n,
-        NetworkFact::Measure if nhalf >= crate::network::FAST => crate::network::bisection(shadow, rank, &leaders)?,
+        NetworkFact::Measure if nhalf >= crate::network::FAST => {
+            // Each host's first rank, in host order.
+            let leaders: Vec<usize> = (0..hosts.host_count()).map(|h| hosts.ranks_on(h)[0]).collect();
+            crate::network::bisection(shadow, rank, &leaders)?
+        }
         _ => 0,
     };
-    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts: crate::algo::host_map::HostMap::new(&host_of), nhalf, bisection })
+    Ok(Placement { ring: order, ring_matters: misordered || multi_switch, hosts, nhalf, bisection })
 }
 
 #[cfg(test)]
