@@ -430,12 +430,13 @@ enum Condition {
     /// bytes; false where n½ is not known).
     NhalfBelow(usize),
     /// `bisection>=N`: the network's cross-section under load is measured
-    /// and at least N percent (a full-bisection fat tree, where the log-p
-    /// algorithms' long-distance steps run at a lone pair's rate).
+    /// and at least N percent (a fat tree, even oversubscribed, where
+    /// halving & doubling's heavy first steps stay within a leaf switch and
+    /// keep a lone pair's rate).
     BisectionFrom(usize),
     /// `bisection<N`: measured and below N percent (a torus, a dragonfly,
-    /// an oversubscribed fat tree, where the ring's nearest-neighbour steps
-    /// keep their rate and the long-distance ones do not).
+    /// where those steps share links and the ring's nearest-neighbour steps
+    /// keep their rate).
     BisectionBelow(usize),
     Floating,
     /// The call must follow the canonical order (`FASTRED_REPRODUCIBLE`).
