@@ -2448,6 +2448,12 @@ mod tests {
             (ReduceScatterBlock, 4_194_048, 48, Ring, BinaryBlocks, Ring),
             (Allreduce, 32 << 20, 1000, Ring, BinaryBlocks, BinaryBlocks),
             (ReduceScatterBlock, 33_552_000, 1000, Ring, BinaryBlocks, BinaryBlocks),
+            (Allreduce, 32 << 20, 1024, Ring, Rabenseifner, Rabenseifner),
+            (ReduceScatterBlock, 64 << 20, 512, Ring, Rabenseifner, Rabenseifner),
+            (Allreduce, 16 << 20, 1024, Rabenseifner, Rabenseifner, Rabenseifner),
+            (Allreduce, 64 << 20, 2000, Ring, BinaryBlocks, BinaryBlocks),
+            (ReduceScatterBlock, 41_000_000, 1001, Ring, BinaryBlocks, BinaryBlocks),
+            (Allreduce, 32 << 20, 2000, BinaryBlocks, BinaryBlocks, BinaryBlocks),
         ] {
             for (bisection, algorithm) in [(25, thin), (95, full), (0, unknown)] {
                 let c = choose(&at(bisection, coll, bytes, p), None, &t);
@@ -2928,6 +2934,9 @@ mod tests {
             (ReduceScatterBlock, 240000, 3000),
             (ReduceScatter, 16 << 20, 1001),
             (Allreduce, 16 << 20, 2999),
+            (Allreduce, 64 << 20, 2000),
+            (ReduceScatterBlock, 33_552_000, 2000),
+            (ReduceScatter, 20 << 20, 1001),
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
@@ -2937,7 +2946,8 @@ mod tests {
         for s in [
             shape(Allreduce, 2 << 20, 3001),
             shape(Allreduce, 2 << 20, 31),
-            shape(Allreduce, (16 << 20) + 8, 1001),
+            shape(Allreduce, (16 << 20) + 8, 2001),
+            shape(Allreduce, (64 << 20) + 8, 2000),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
             shape(Allreduce, 128 << 10, 1001),
@@ -2955,11 +2965,11 @@ mod tests {
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001), (64 << 20, 2000), (32 << 20, 1024)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB beyond 1000), above 1 GiB (16 MiB),
+        // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB beyond 1000), above 1 GiB (64 MiB),
         // outside 17-2000 processes, for allreduce, on shared hosts, and
         // where the streamed pipeline's rules come first: not the two-tree's
         // rules.
@@ -2974,7 +2984,7 @@ mod tests {
                 shape(Reduce, (1 << 30) + 8, 100),
                 shape(Reduce, 2 << 20, 1001),
                 shape(Reduce, (4 << 20) - 8, 2000),
-                shape(Reduce, (16 << 20) + 8, 1500),
+                shape(Reduce, (64 << 20) + 8, 1500),
                 shape(Reduce, 4 << 20, 2001),
                 shape(Reduce, 2 << 20, 16),
                 shape(Allreduce, 2 << 20, 100),
