@@ -2,7 +2,8 @@
 # One rank per host beyond 1000 processes, 16-64 MiB (stop 71): the ring,
 # binary blocks and halving & doubling against the default, on the fat tree,
 # the torus and the dragonfly (the network's cross-section decides between
-# the two sides at 33-1000 processes; these runs check 1024 and 2000).
+# the two sides at 33-1000 processes; these runs check 512, 1024 and 2000).
+#   python3 compare.py   the default after over before and over the fastest candidate
 # Each ring run at 1024-2000 simulated ranks takes minutes.
 #   ./run.sh cand1024 PLATFORM   p = 1024: allreduce, reduce_scatter_block, default and ring
 #   ./run.sh cand2000 PLATFORM   p = 2000: the same, with binary blocks
