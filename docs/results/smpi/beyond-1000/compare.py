@@ -10,9 +10,9 @@ for path in glob.glob(os.path.join(here, '*.csv')):
     kind, procs, platform = re.match(r'([a-z]+?)-?(\d+)-(\w+)\.csv', os.path.basename(path)).groups()
     for r in csv.DictReader(open(path)):
         point = rows.setdefault((int(r['procs']), platform, r['collective'], int(r['bytes'])), {})
-        variant = 'after' if kind == 'after' else r['variant']
-        if kind == 'after' or variant != 'default' or 'before' not in point:
-            point['before' if variant == 'default' else variant] = (r['algorithm'], float(r['median_s']))
+        # A candidate run's `default` row ran the table before.
+        variant = 'after' if kind == 'after' else 'before' if r['variant'] == 'default' else r['variant']
+        point[variant] = (r['algorithm'], float(r['median_s']))
 print('| p | network | collective | bytes | before | after | after / before | after / fastest |')
 print('|---|---|---|---|---|---|---|---|')
 for (procs, platform, coll, size), v in sorted(rows.items()):
@@ -20,7 +20,7 @@ for (procs, platform, coll, size), v in sorted(rows.items()):
         continue
     # At p = 1024 the reduce's default before was the model's halving & doubling.
     before = v.get('before') or v.get('rabenseifner')
-    fastest = min(t for name, (_, t) in v.items())
+    fastest = min(t for _, t in v.values())
     a_alg, a = v['after']
     b = f'{before[0]} {before[1] * 1e3:.2f} ms' if before else '-'
     ratio = f'{a / before[1]:.2f}' if before else '-'
