@@ -2937,6 +2937,10 @@ mod tests {
             (Allreduce, 64 << 20, 2000),
             (ReduceScatterBlock, 33_552_000, 2000),
             (ReduceScatter, 20 << 20, 1001),
+            (Allreduce, 32 << 20, 3000),
+            (Allreduce, 64 << 20, 2001),
+            (ReduceScatterBlock, 33_552_000, 3000),
+            (ReduceScatter, 64 << 20, 2500),
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
@@ -2946,8 +2950,8 @@ mod tests {
         for s in [
             shape(Allreduce, 2 << 20, 3001),
             shape(Allreduce, 2 << 20, 31),
-            shape(Allreduce, (16 << 20) + 8, 2001),
-            shape(Allreduce, (64 << 20) + 8, 2000),
+            shape(Allreduce, (16 << 20) + 8, 3001),
+            shape(Allreduce, (64 << 20) + 8, 3000),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
             shape(Allreduce, 128 << 10, 1001),
@@ -2965,12 +2969,12 @@ mod tests {
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001), (64 << 20, 2000), (32 << 20, 1024)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001), (64 << 20, 2000), (32 << 20, 1024), (16 << 20, 3000), (64 << 20, 2001)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
-        // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB beyond 1000), above 1 GiB (64 MiB),
-        // outside 17-2000 processes, for allreduce, on shared hosts, and
+        // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB at 1001-2000, 16 MiB at
+        // 2001-3000), above 1 GiB (64 MiB), outside 17-3000 processes, for allreduce, on shared hosts, and
         // where the streamed pipeline's rules come first: not the two-tree's
         // rules.
         not_by_rule(
@@ -2986,6 +2990,9 @@ mod tests {
                 shape(Reduce, (4 << 20) - 8, 2000),
                 shape(Reduce, (64 << 20) + 8, 1500),
                 shape(Reduce, 4 << 20, 2001),
+                shape(Reduce, (16 << 20) - 8, 3000),
+                shape(Reduce, 16 << 20, 3001),
+                shape(Reduce, (64 << 20) + 8, 3000),
                 shape(Reduce, 2 << 20, 16),
                 shape(Allreduce, 2 << 20, 100),
                 Shape { hosts: Hosts::SharedInBlocks, ..shape(Reduce, 2 << 20, 1000) },
