@@ -191,3 +191,20 @@ def compare_dir(script, roles, edges, native=False, after_from=None):
     if after_from:
         after_from_table(points, after_from == "cyclic")
     main(points, edges, sys.argv[1:], native)
+
+
+def candidates_table(points, names):
+    """A markdown table in ms, one row per point: the default before, each
+    candidate of `names`, the default after, after over before and after
+    over the fastest of all (for compare.py scripts whose candidates are
+    few enough to show)."""
+    cell = lambda role: f"{role[1]} {role[0] * 1e3:.2f}" if role else "-"
+    print("| network | collective | bytes | before | " + " | ".join(names) + " | after | after / before | after / fastest |")
+    print("|---" * (len(names) + 7) + "|")
+    for (platform, k, n, coll, nbytes), p in sorted(points.items()):
+        before, after = p["before"], p["after"]
+        ms = [f"{p['algos'][a] * 1e3:.2f}" if a in p["algos"] else "-" for a in names]
+        fastest = min([*p["algos"].values(), *(r[0] for r in (before, after) if r)])
+        ratio = f"{after[0] / before[0]:.2f}" if after and before else "-"
+        versus = f"{after[0] / fastest:.2f}" if after else "-"
+        print(f"| {platform} | {coll} | {nbytes} | {cell(before)} | " + " | ".join(ms) + f" | {cell(after)} | {ratio} | {versus} |")

@@ -10,7 +10,7 @@
 # is its own run (one simulated program of 4000 ranks).
 #   ./run.sh cand PLATFORM COLL ALGO [SIZES]  -> PLATFORM-COLL-ALGO.csv, 2 and 16 MiB unless SIZES
 #   ./run.sh after PLATFORM COLL [SIZES]      -> after-PLATFORM-COLL.csv, the default once rules change
-#   python3 compare.py                        the default over binary blocks where both ran
+#   python3 compare.py                        the default before and after, binary blocks
 sweep() { ../../../../ci/smpi/sweep.sh --per-node 1 --builtins none --shared-buffers --limit 7200 --np 4000 --factor 8 "$@"; }
 case $1 in
   cand)  sweep --out $2-$3-$4.csv --platform $2 --colls $3 --algos $4 --sizes ${5:-2M:16M} ;;
