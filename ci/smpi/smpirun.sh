@@ -104,13 +104,18 @@ esac
 # (`redbcast`, `mvapich2`'s two-level, and the `impi` and `automatic` selectors,
 # which may run those) keep `mpich`'s broadcast, as in every earlier run.
 # Its own temporary directory: SMPI copies the program and libfastred.so there
-# for each rank, and simulations may run side by side.
+# for each rank, and simulations may run side by side. Through TMPDIR:
+# smpirun appends --cfg=smpi/tmpdir:$(dirname $(mktemp -u)), which overrides
+# one given before it (and its -tmpdir option eats the program's name in
+# SimGrid 3.32), and the library's copies are named by rank alone
+# (libfastred.so -> 0000703red.so), so two simulations sharing /tmp
+# overwrote and removed each other's (dlopen failed: 0000703red.so).
 # SMPI's MPI_Abort kills every rank and smpirun then exits 0 (SimGrid 3.32
 # ignores the error code): its warning on stderr is turned into exit status 1,
 # so that a benchmark stopping on a wrong sum fails its caller.
 rc=0
 exec 3>&1
-smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" --cfg=smpi/tmpdir:"$work" \
+TMPDIR="$work" smpirun -np "$np" -platform "$work/platform.xml" -hostfile "$work/hostfile" \
     --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
     --cfg=network/crosstraffic:0 --cfg=smpi/os:0:$overhead:0 --cfg=smpi/ois:0:$overhead:0 --cfg=smpi/or:0:$overhead:0 \
     --cfg=smpi/allgather:mpich --cfg=smpi/bcast:"$bcast" --cfg=smpi/barrier:mpich \

@@ -106,11 +106,11 @@ run() {
     for try in 1 2 3; do
         [ $rc -ne 0 ] && [ $((SECONDS - start)) -lt 5 ] || break
         # A failed start: again, up to three times. Two sweeps started within
-        # a second or two of each other can abort one at its start (exit 134,
-        # seen with the huge page), and a retry 2 s later failed the same way:
-        # wait until the other run is past its start. Both can fail and retry
-        # together (seen: both again after 15 s), so the wait differs per
-        # sweep (15-24 s, at random).
+        # a second or two of each other aborted one at its start (exit 134):
+        # both copied libfastred.so to /tmp under names made of the rank alone
+        # (smpirun.sh now gives each simulation its own TMPDIR). Kept for
+        # other failed starts; the wait differs per sweep (15-24 s, at random)
+        # so that two that fail together do not retry together.
         local wait=$((15 + RANDOM % 10))
         echo "  a failed start (exit $rc: $(tail -1 "$tmp/log")): once more in $wait s"
         sleep "$wait"
