@@ -115,27 +115,54 @@ static double parse_rate(const char *s) {
  * host, which holds fewer) or "scattered" (ranks dealt round robin, hosts of
  * different sizes); written into the CSV so that `fastred tune` gives each
  * measured rule the placement it was measured on. */
+/* A host name in 8 bytes (64-bit FNV-1a), so that every rank's fits one
+ * allgather of 8 bytes per rank: MPI libraries gather that in log p rounds
+ * (MPICH up to 80 KiB in all, 10240 ranks), where the 101-byte names took a
+ * ring of p - 1 steps beyond 811 ranks (at p = 4000 under SMPI, 16 million
+ * messages before the first call). Two names that collided would count as
+ * one host in the placement column, nothing else. */
+static unsigned long long host_hash(const char *name) {
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 0x100000001b3ULL;
+    return h;
+}
+
+typedef struct {
+    unsigned long long host;
+    int rank;
+} ranked_host;
+
+static int cmp_ranked_host(const void *a, const void *b) {
+    const ranked_host *x = a, *y = b;
+    if (x->host != y->host) return x->host < y->host ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 static const char *placement(void) {
     char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
     const char *env = getenv("FASTRED_HOST");
     if (env && *env) snprintf(name, sizeof name, "%s", env);
     else { int len = 0; MPI_Get_processor_name(name, &len); }
-    char *all = malloc((size_t)procs * sizeof name);
-    int *host = malloc((size_t)procs * sizeof(int));
-    MPI_Allgather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name, MPI_CHAR, MPI_COMM_WORLD);
-    /* host[r]: rank r's host, numbered in order of first appearance. */
+    unsigned long long mine = host_hash(name), *all = malloc((size_t)procs * sizeof mine);
+    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, MPI_COMM_WORLD);
+    /* host[r]: rank r's host, numbered in order of first appearance: sorted
+     * by (host, rank), each host's lowest rank comes first (p log p, where
+     * comparing every pair took p^2 / 2 per rank). */
+    ranked_host *sorted = malloc((size_t)procs * sizeof *sorted);
+    int *lowest = malloc((size_t)procs * sizeof(int)), *host = malloc((size_t)procs * sizeof(int));
+    for (int r = 0; r < procs; r++) sorted[r] = (ranked_host){all[r], r};
+    qsort(sorted, (size_t)procs, sizeof *sorted, cmp_ranked_host);
+    for (int i = 0; i < procs; i++)
+        lowest[sorted[i].rank] = i > 0 && sorted[i].host == sorted[i - 1].host ? lowest[sorted[i - 1].rank] : sorted[i].rank;
     int hosts = 0;
-    for (int r = 0; r < procs; r++) {
-        host[r] = -1;
-        for (int q = 0; q < r && host[r] < 0; q++)
-            if (!strcmp(all + (size_t)q * sizeof name, all + (size_t)r * sizeof name)) host[r] = host[q];
-        if (host[r] < 0) host[r] = hosts++;
-    }
+    for (int r = 0; r < procs; r++) host[r] = lowest[r] == r ? hosts++ : host[lowest[r]];
     /* In blocks: rank r on host r / k, k the first host's ranks. */
     int k = 0, in_blocks = 1;
     while (k < procs && host[k] == 0) k++;
     for (int r = 0; r < procs; r++) if (host[r] != r / k) in_blocks = 0;
     free(all);
+    free(sorted);
+    free(lowest);
     free(host);
     if (hosts == 1 && procs > 1) return "onehost";
     if (hosts == procs) return "oneperhost";
@@ -331,8 +358,10 @@ int main(int argc, char **argv) {
 
     const char *placed = placement();
 #ifdef SMPI_H
+    double first_call = -1; /* the first timed call's time, fastred's set-up on the communicator in it */
     calibrate_start_margin();
     if (!rank && !quiet) printf("# common start: %.0f us after the latest barrier exit\n", start_margin * 1e6);
+    double startup_done = MPI_Wtime();
 #endif
     FILE *csv = NULL;
     if (!rank && csv_path) {
@@ -401,6 +430,9 @@ int main(int argc, char **argv) {
             int ran[32];
             for (int v = 0; v < nv; v++) {
                 double t = timed_call(c, &vs[v], in, out, count, rcounts, 1);
+#ifdef SMPI_H
+                if (first_call < 0) first_call = t;
+#endif
                 ran[v] = vs[v].algo == -1 ? 0 : last_algorithm(c);
                 if (t > slowest) slowest = t;
                 double wrong = sum_over_ranks(shared_buffers ? 0 : (double)check_result(c, out, count, rcounts));
@@ -460,6 +492,10 @@ int main(int argc, char **argv) {
     }
     progress(1, "done");
 #ifdef SMPI_H
+    /* The simulated clock at the end (the timed calls are a part of it). */
+    double end = MPI_Wtime();
+    first_call = max_over_ranks(first_call);
+    if (!rank && !quiet) printf("# simulated time: %.6f s at the end, %.6f s before the first call, %.6f s in the first call\n", end, startup_done, first_call);
     double late = sum_over_ranks(late_starts);
     if (!rank && late > 0)
         fprintf(stderr, "fastred_bench: %.0f rank starts of timed calls came after the common start (start margin %.0f us too short); those times are too long\n", late, start_margin * 1e6);

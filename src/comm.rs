@@ -471,9 +471,12 @@ fn my_host() -> String {
     config::local().host.clone().unwrap_or_else(mpi::processor_name)
 }
 
-/// Every rank's host as a [`host_key`], in rank order: one allgather of 32
-/// bytes per rank (it was of the 256-byte names: 1 MiB per rank at p = 4096,
-/// which MPI libraries gather with a ring of p − 1 steps).
+/// Every rank's host as a [`host_key`], in rank order: one allgather of
+/// [`HOST_KEY`] bytes per rank. Its size decides the algorithm MPI libraries
+/// run: MPICH gathers up to 80 KiB in all in log p rounds (Bruck) and more
+/// with a ring of p − 1 steps, so 8 bytes keep the rounds logarithmic up to
+/// 10240 ranks (32-byte keys went to the ring beyond 2560 ranks: 16 million
+/// messages at p = 4000 under SMPI, and the 256-byte names earlier beyond 320).
 fn gather_host_keys(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<[u8; HOST_KEY]>> {
     let mut all = vec![0u8; HOST_KEY * size];
     mpi::allgather(shadow, &host_key(my_host().as_bytes()), &mut all)?;
@@ -481,26 +484,16 @@ fn gather_host_keys(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<[u8; HOST_KE
 }
 
 /// Bytes of a [`host_key`].
-const HOST_KEY: usize = 32;
+const HOST_KEY: usize = 8;
 
-/// A host name in [`HOST_KEY`] bytes: a name of up to 31 bytes exactly (its
-/// length, then the name); a longer one as its first 15 bytes and a 128-bit
-/// FNV-1a hash of the whole. Two long names that collided in that hash would
-/// count as one host; that costs speed, never results (shared memory is used
-/// only where every rank opened the same segment).
+/// A host name in [`HOST_KEY`] bytes: its 64-bit FNV-1a hash. Two names that
+/// collided (about one chance in 10^10 among 10^5 hosts) would count as one
+/// host; that costs speed, never results (shared memory is used only where
+/// every rank opened the same segment, and the algorithms that group ranks by
+/// host exchange through MPI).
 fn host_key(name: &[u8]) -> [u8; HOST_KEY] {
-    let mut key = [0u8; HOST_KEY];
-    if name.len() < HOST_KEY {
-        key[0] = name.len() as u8;
-        key[1..=name.len()].copy_from_slice(name);
-    } else {
-        const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-        let hash = name.iter().fold(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d_u128, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME));
-        key[0] = u8::MAX;
-        key[1..16].copy_from_slice(&name[..15]);
-        key[16..].copy_from_slice(&hash.to_le_bytes());
-    }
-    key
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    name.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME)).to_le_bytes()
 }
 
 /// Every rank's host name in rank order (fixed 256-byte slots): only for a
@@ -602,20 +595,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn host_keys_tell_names_apart_exactly_up_to_31_bytes_and_by_hash_beyond() {
-        let short = ["", "a", "node1", "node10", "node1\u{0}"];
+    fn host_keys_tell_names_apart() {
+        let short = ["", "a", "node1", "node10", "node1\u{0}", "nid001234", "nid001243"];
         let keys: Vec<_> = short.iter().map(|n| host_key(n.as_bytes())).collect();
-        assert_eq!(host_numbers(&keys), vec![0, 1, 2, 3, 4]);
+        assert_eq!(host_numbers(&keys), (0..short.len()).collect::<Vec<_>>());
         assert_eq!(host_key(b"node1"), host_key(b"node1"));
         let long = |tail: &str| format!("compute-node-0123.cluster.example.org{tail}");
-        let (a, b) = (long(""), long("x"));
-        assert_ne!(host_key(a.as_bytes()), host_key(b.as_bytes()));
-        assert_eq!(host_key(a.as_bytes()), host_key(long("").as_bytes()));
-        let names: Vec<String> = (0..4096).map(|i| long(&i.to_string())).collect();
-        let keys: Vec<_> = names.iter().map(|n| host_key(n.as_bytes())).collect();
-        assert_eq!(host_numbers(&keys), (0..4096).collect::<Vec<_>>());
-        let edge = ["x".repeat(31), "x".repeat(32)];
-        assert_ne!(host_key(edge[0].as_bytes()), host_key(edge[1].as_bytes()));
+        assert_eq!(host_key(long("").as_bytes()), host_key(long("").as_bytes()));
+        for (prefix, count) in [("", 1 << 16), ("node", 1 << 16)] {
+            let names: Vec<String> = (0..count).map(|i| format!("{prefix}{i}")).chain((0..4096).map(|i| long(&i.to_string()))).collect();
+            let keys: Vec<_> = names.iter().map(|n| host_key(n.as_bytes())).collect();
+            assert_eq!(host_numbers(&keys), (0..names.len()).collect::<Vec<_>>(), "names {prefix}N");
+        }
     }
 
     #[test]
