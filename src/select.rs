@@ -1126,7 +1126,7 @@ mod tests {
     fn beyond_the_measured_process_counts_the_model_decides() {
         // Issue 13's example: the ring's 2(p-1) latencies at p = 1024.
         let t = Table::default_table();
-        for p in [17, 100, 1000, 1024, 4096] {
+        for p in [17, 100, 1000, 1024, 4000, 4096, 5000] {
             for bytes in [64 << 10, 1 << 20, 16 << 20] {
                 for coll in Collective::ALL {
                     let s = shape(coll, bytes, p);
@@ -1167,7 +1167,7 @@ mod tests {
         assert_eq!(choose(&shape(Reduce, 1 << 20, 64), Some(TwoTree), &t).algorithm, TwoTree);
     }
 
-    /// The measured rules for long vectors at 100-3000 processes (default.table), up to 16 MiB:
+    /// The measured rules for long vectors at 100-4000 processes (default.table), up to 16 MiB:
     /// binary blocks, or halving & doubling for an allreduce whose blocks are unbalanced.
     fn binary_blocks_rule_covers(s: &Shape) -> bool {
         let from = match (s.coll, s.procs) {
@@ -1176,17 +1176,19 @@ mod tests {
             (_, 1001..) => 240000,
             _ => 250 << 10,
         };
-        (from..=16 << 20).contains(&s.bytes) && (100..=3000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
+        let last = if matches!(s.coll, Allreduce | Reduce) { 4000 } else { 3000 };
+        (from..=16 << 20).contains(&s.bytes) && (100..=last).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
-    /// The measured rules for long reduces at 17-2000 processes (default.table).
+    /// The measured rules for long reduces at 17-4000 processes (default.table), up to 64 MiB.
     fn two_tree_rule_covers(s: &Shape) -> bool {
         let bytes = match s.procs {
             33..=256 => 1 << 20..=1 << 30,
             ..=1000 => 2 << 20..=1 << 30,
-            _ => 4 << 20..=16 << 20,
+            ..=2000 => 4 << 20..=64 << 20,
+            _ => 16 << 20..=64 << 20,
         };
-        s.coll == Reduce && bytes.contains(&s.bytes) && (17..=2000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
+        s.coll == Reduce && bytes.contains(&s.bytes) && (17..=4000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
     }
 
     #[test]
@@ -2941,6 +2943,9 @@ mod tests {
             (Allreduce, 64 << 20, 2001),
             (ReduceScatterBlock, 33_552_000, 3000),
             (ReduceScatter, 64 << 20, 2500),
+            (Allreduce, 2 << 20, 3001),
+            (Allreduce, 64 << 20, 4000),
+            (Reduce, 2 << 20, 4000),
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
@@ -2948,9 +2953,9 @@ mod tests {
         }
         // Outside the measured range, placement or collectives: the model (the circulant here).
         for s in [
-            shape(Allreduce, 2 << 20, 3001),
+            shape(Allreduce, 2 << 20, 4001),
             shape(Allreduce, 2 << 20, 31),
-            shape(Allreduce, (16 << 20) + 8, 3001),
+            shape(Allreduce, (16 << 20) + 8, 4001),
             shape(Allreduce, (64 << 20) + 8, 3000),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
@@ -2963,18 +2968,18 @@ mod tests {
             assert!(c.reason.to_string().contains("model"), "{s:?}: {}", c.reason);
         }
         assert_eq!(pick_default(Allreduce, 2 << 20, 1024), Rabenseifner); // powers of two keep halving & doubling
-        assert_eq!(pick_default(Allreduce, 2 << 20, 3001), Circulant);
+        assert_eq!(pick_default(Allreduce, 2 << 20, 4001), Circulant);
     }
 
     #[test]
     fn long_reduces_one_rank_per_host_take_the_two_tree_where_measured() {
         let t = Table::default_table();
-        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001), (64 << 20, 2000), (32 << 20, 1024), (16 << 20, 3000), (64 << 20, 2001)] {
+        for (bytes, p) in [(2 << 20, 100), (2 << 20, 1000), (4 << 20, 100), (16 << 20, 256), (4 << 20, 64), (3 << 20, 511), (32 << 20, 257), (1 << 30, 1000), (4 << 20, 2000), (16 << 20, 1024), (8 << 20, 1001), (64 << 20, 2000), (32 << 20, 1024), (16 << 20, 3000), (64 << 20, 2001), (16 << 20, 4000), (64 << 20, 3001)] {
             let c = choose(&shape(Reduce, bytes, p), None, &t);
             assert_eq!(c.algorithm, TwoTree, "{bytes} B p {p}: {}", c.reason);
         }
         // Below 2 MiB (1 MiB at 33-256 processes, 4 MiB at 1001-2000, 16 MiB at
-        // 2001-3000), above 1 GiB (64 MiB), outside 17-3000 processes, for allreduce, on shared hosts, and
+        // 2001-4000), above 1 GiB (64 MiB), outside 17-4000 processes, for allreduce, on shared hosts, and
         // where the streamed pipeline's rules come first: not the two-tree's
         // rules.
         not_by_rule(
@@ -2991,7 +2996,8 @@ mod tests {
                 shape(Reduce, (64 << 20) + 8, 1500),
                 shape(Reduce, 4 << 20, 2001),
                 shape(Reduce, (16 << 20) - 8, 3000),
-                shape(Reduce, 16 << 20, 3001),
+                shape(Reduce, 16 << 20, 4001),
+                shape(Reduce, (16 << 20) - 8, 4000),
                 shape(Reduce, (64 << 20) + 8, 3000),
                 shape(Reduce, 2 << 20, 16),
                 shape(Allreduce, 2 << 20, 100),

@@ -8,12 +8,13 @@
 # p = 4000 on the fat tree (4000 is a multiple of its leaf's 16 hosts: the
 # circulant's best case there), the torus and the dragonfly. Each algorithm
 # is its own run (one simulated program of 4000 ranks).
-#   ./run.sh cand PLATFORM COLL ALGO [SIZES]  -> PLATFORM-COLL-ALGO.csv, 2 and 16 MiB unless SIZES
+#   ./run.sh cand PLATFORM COLL ALGO [SIZES]  -> PLATFORM-COLL-ALGO.csv, 2 and 16 MiB;
+#                                                with SIZES (A:B) PLATFORM-COLL-ALGO-A-B.csv
 #   ./run.sh after PLATFORM COLL [SIZES]      -> after-PLATFORM-COLL.csv, the default once rules change
 #   python3 compare.py                        the default before and after, binary blocks
 sweep() { ../../../../ci/smpi/sweep.sh --per-node 1 --builtins none --shared-buffers --limit 7200 --np 4000 --factor 8 "$@"; }
 case $1 in
-  cand)  sweep --out $2-$3-$4.csv --platform $2 --colls $3 --algos $4 --sizes ${5:-2M:16M} ;;
+  cand)  sweep --out $2-$3-$4${5:+-${5/:/-}}.csv --platform $2 --colls $3 --algos $4 --sizes ${5:-2M:16M} ;;
   after) sweep --out after-$2-$3.csv --platform $2 --colls $3 --algos default --sizes ${4:-2M:16M} ;;
   *) echo "usage: ./run.sh cand PLATFORM COLL ALGO [SIZES] | after PLATFORM COLL [SIZES]" >&2; exit 2 ;;
 esac
