@@ -1184,8 +1184,8 @@ mod tests {
     fn two_tree_rule_covers(s: &Shape) -> bool {
         let bytes = match s.procs {
             33..=256 => 1 << 20..=1 << 30,
-            ..=1000 => 2 << 20..=1 << 30,
-            ..=2000 => 4 << 20..=64 << 20,
+            ..=32 | 257..=1000 => 2 << 20..=1 << 30,
+            1001..=2000 => 4 << 20..=64 << 20,
             _ => 16 << 20..=64 << 20,
         };
         s.coll == Reduce && bytes.contains(&s.bytes) && (17..=4000).contains(&s.procs) && s.hosts == Hosts::OnePerHost
