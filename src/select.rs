@@ -1176,8 +1176,7 @@ mod tests {
             (_, 1001..) => 240000,
             _ => 250 << 10,
         };
-        let last = if matches!(s.coll, Allreduce | Reduce) { 4000 } else { 3000 };
-        (from..=16 << 20).contains(&s.bytes) && (100..=last).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
+        (from..=16 << 20).contains(&s.bytes) && (100..=4000).contains(&s.procs) && !s.procs.is_power_of_two() && s.hosts == Hosts::OnePerHost
     }
 
     /// The measured rules for long reduces at 17-4000 processes (default.table), up to 64 MiB.
@@ -2946,6 +2945,8 @@ mod tests {
             (Allreduce, 2 << 20, 3001),
             (Allreduce, 64 << 20, 4000),
             (Reduce, 2 << 20, 4000),
+            (ReduceScatterBlock, 2_080_000, 4000),
+            (ReduceScatter, 64 << 20, 3001),
         ] {
             let c = choose(&shape(coll, bytes, p), None, &t);
             assert_eq!(c.algorithm, BinaryBlocks, "{coll:?} {bytes} B p {p}");
@@ -2956,6 +2957,7 @@ mod tests {
             shape(Allreduce, 2 << 20, 4001),
             shape(Allreduce, 2 << 20, 31),
             shape(Allreduce, (16 << 20) + 8, 4001),
+            shape(ReduceScatterBlock, 2_080_000, 4001),
             shape(Allreduce, (64 << 20) + 8, 3000),
             shape(ReduceScatterBlock, 237000, 3000),
             shape(Allreduce, (1 << 30) + 8, 1000),
