@@ -107,14 +107,6 @@ static double parse_rate(const char *s) {
     return v;
 }
 
-/* The placement class fastred's table conditions name (src/select.rs
- * `Hosts`), from every rank's host: FASTRED_HOST where set (fastred's own
- * notion, which tests use to pretend hosts), else the processor name.
- * "onehost", "oneperhost", "hostblocks" (several hosts, each holding the
- * same number of consecutive ranks), "shortlast" (the same but the last
- * host, which holds fewer) or "scattered" (ranks dealt round robin, hosts of
- * different sizes); written into the CSV so that `fastred tune` gives each
- * measured rule the placement it was measured on. */
 /* A host name in 8 bytes (64-bit FNV-1a), so that every rank's fits one
  * allgather of 8 bytes per rank: MPI libraries gather that in log p rounds
  * (MPICH up to 80 KiB in all, 10240 ranks), where the 101-byte names took a
@@ -138,6 +130,14 @@ static int cmp_ranked_host(const void *a, const void *b) {
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* The placement class fastred's table conditions name (src/select.rs
+ * `Hosts`), from every rank's host: FASTRED_HOST where set (fastred's own
+ * notion, which tests use to pretend hosts), else the processor name.
+ * "onehost", "oneperhost", "hostblocks" (several hosts, each holding the
+ * same number of consecutive ranks), "shortlast" (the same but the last
+ * host, which holds fewer) or "scattered" (ranks dealt round robin, hosts of
+ * different sizes); written into the CSV so that `fastred tune` gives each
+ * measured rule the placement it was measured on. */
 static const char *placement(void) {
     char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
     const char *env = getenv("FASTRED_HOST");

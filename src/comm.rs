@@ -487,7 +487,7 @@ fn gather_host_keys(shadow: MPI_Comm, size: usize) -> MpiResult<Vec<[u8; HOST_KE
 const HOST_KEY: usize = 8;
 
 /// A host name in [`HOST_KEY`] bytes: its 64-bit FNV-1a hash. Two names that
-/// collided (about one chance in 10^10 among 10^5 hosts) would count as one
+/// collided (about 3 chances in 10^10 among 10^5 hosts) would count as one
 /// host; that costs speed, never results (shared memory is used only where
 /// every rank opened the same segment, and the algorithms that group ranks by
 /// host exchange through MPI).
