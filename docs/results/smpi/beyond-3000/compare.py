@@ -12,4 +12,4 @@ from default_vs_fastest import add_rows, after_from_table, candidates_table
 
 points = add_rows({}, os.path.join(here, "*.csv"), r"^(after-)?(fattree|torus|dragonfly)-",
                   lambda m: (m[2], 1), lambda m: "after" if m[1] else "before")
-candidates_table(after_from_table(points, cyclic=False), ["binary_blocks", "two_tree"])
+candidates_table(after_from_table(points, cyclic=False), ["binary_blocks", "two_tree", "circulant"])
