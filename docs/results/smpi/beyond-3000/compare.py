@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """p = 4000, one rank per host: per network, collective and size, the
 default before (the `default` rows: the model's circulant, the choice at
-3001-4095 processes), binary blocks, and the default after (the row of the
-algorithm the repository's table picks, where it ran), in ms. Prints a
-markdown table."""
+3001-4095 processes before stop 74), binary blocks, the two-tree, the
+circulant where forced (runs after the rules changed), and the default
+after (the row of the algorithm the repository's table picks, where it
+ran), in ms. Prints a markdown table."""
 import os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
